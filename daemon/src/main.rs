@@ -1,1 +1,38 @@
-fn main() {}
+//! `checkerbot`: the draughts robot's daemon and its command-line tools.
+
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// A draughts-playing exhibition robot.
+#[derive(Debug, Parser)]
+#[command(name = "checkerbot", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Count the leaves of the legal-move tree (checks and measures the rules engine).
+    Perft(commands::perft::Args),
+    /// Read one FEN per line on stdin, write its legal moves as one JSON object per line.
+    Moves(commands::moves::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => commands::perft::run(&args),
+        Command::Moves(args) => commands::moves::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("checkerbot: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

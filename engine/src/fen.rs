@@ -2,9 +2,9 @@
 
 use crate::color::Color;
 use crate::notation;
-use crate::variant::SquareNotation;
 use crate::position::{Position, PositionError, Setup};
 use crate::square::Bitboard;
+use crate::variant::SquareNotation;
 use crate::variant::Variant;
 
 /// A FEN that cannot be read, naming the token at fault.
@@ -98,7 +98,8 @@ pub fn parse(variant: Variant, fen: &str) -> Result<Position, FenError> {
                     why: "empty entry between commas".to_owned(),
                 });
             }
-            let (is_king, names) = match entry.strip_prefix(['K', 'k']) {
+            // Only an upper-case K marks a king: `k` is a file letter on 12x12 boards.
+            let (is_king, names) = match entry.strip_prefix('K') {
                 Some(rest) => (true, rest),
                 None => (false, entry),
             };
@@ -148,7 +149,9 @@ fn expand(
         None => Ok(vec![square(names)?]),
         Some((a, b)) => {
             let (Ok(lo), Ok(hi)) = (a.parse::<usize>(), b.parse::<usize>()) else {
-                return Err(bad("a range must join two square numbers, as in 31-35".to_owned()));
+                return Err(bad(
+                    "a range must join two square numbers, as in 31-35".to_owned()
+                ));
             };
             if lo > hi {
                 return Err(bad("a range must run upwards".to_owned()));
@@ -188,7 +191,11 @@ pub fn write_in(position: &Position, notation: SquareNotation) -> String {
         let entries: Vec<String> = squares
             .into_iter()
             .map(|sq| {
-                let king = if position.kings().contains(sq) { "K" } else { "" };
+                let king = if position.kings().contains(sq) {
+                    "K"
+                } else {
+                    ""
+                };
                 format!("{king}{}", notation::square_name_in(variant, sq, notation))
             })
             .collect();

@@ -245,11 +245,11 @@ impl Game {
         let reached = |moves: u32| balance >= 2 * moves;
         match self.variant().rules().draw_rules {
             DrawRules::Russian => {
+                if material.lone_king_against(|kings, _| kings >= 3) && reached(15) {
+                    return Some(EndReason::LoneKing { moves: 15 });
+                }
                 if quiet >= 30 {
                     return Some(EndReason::KingMovesOnly { moves: 15 });
-                }
-                if material.lone_king_against(|k, m| k >= 3 && m == 0) && reached(15) {
-                    return Some(EndReason::LoneKing { moves: 15 });
                 }
                 if material.both_have_kings() {
                     let limit = match material.total() {
@@ -267,7 +267,8 @@ impl Game {
                 if quiet >= 50 {
                     return Some(EndReason::KingMovesOnly { moves: 25 });
                 }
-                let three = |k: u32, m: u32| (k, m) == (3, 0) || (k, m) == (2, 1) || (k, m) == (1, 2);
+                let three =
+                    |k: u32, m: u32| (k, m) == (3, 0) || (k, m) == (2, 1) || (k, m) == (1, 2);
                 let two = |k: u32, m: u32| (k, m) == (2, 0) || (k, m) == (1, 1) || (k, m) == (1, 0);
                 if material.lone_king_against(three) && reached(16) {
                     return Some(EndReason::LoneKing { moves: 16 });
@@ -277,9 +278,7 @@ impl Game {
                 }
                 None
             }
-            DrawRules::FortyMoves => {
-                (quiet >= 80).then_some(EndReason::NoProgress { moves: 40 })
-            }
+            DrawRules::FortyMoves => (quiet >= 80).then_some(EndReason::NoProgress { moves: 40 }),
         }
     }
 }
@@ -293,12 +292,7 @@ struct Material {
 
 impl Material {
     fn of(position: &Position) -> Material {
-        let count = |c| {
-            (
-                position.kings_of(c).count(),
-                position.men_of(c).count(),
-            )
-        };
+        let count = |c| (position.kings_of(c).count(), position.men_of(c).count());
         Material {
             sides: [count(Color::White), count(Color::Black)],
         }

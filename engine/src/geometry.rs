@@ -90,7 +90,7 @@ const fn row_base(width: u32, row: u32) -> u32 {
 
 impl Geometry {
     const fn new(side: u8) -> Geometry {
-        assert!(side % 2 == 0 && side as usize <= MAX_SIDE);
+        assert!(side.is_multiple_of(2) && side as usize <= MAX_SIDE);
         let width = side as u32 / 2;
         let mut all = 0u128;
         let mut rows = [Bitboard::EMPTY; MAX_SIDE];
@@ -138,7 +138,7 @@ impl Geometry {
     }
 
     /// Number of dark squares.
-    pub const fn len(&self) -> usize {
+    pub const fn square_count(&self) -> usize {
         self.side as usize * self.side as usize / 2
     }
 
@@ -163,7 +163,7 @@ impl Geometry {
     /// The square at a dense index: 0 is White's left corner, counting along each row from
     /// White's left, row by row away from White.
     pub fn square(&self, index: usize) -> Option<Square> {
-        (index < self.len()).then(|| Square::from_bit(self.dense_to_bit[index] as u32))
+        (index < self.square_count()).then(|| Square::from_bit(self.dense_to_bit[index] as u32))
     }
 
     /// The dense index of a square of this board (inverse of [`Geometry::square`]).
@@ -174,7 +174,7 @@ impl Geometry {
 
     /// The square at `row` (0 = White's back rank) and `col` (0 = White's left), if dark.
     pub fn at(&self, row: usize, col: usize) -> Option<Square> {
-        (row < self.side() && col < self.side() && (row + col) % 2 == 0)
+        (row < self.side() && col < self.side() && (row + col).is_multiple_of(2))
             .then(|| Square::from_bit(row_base(self.width() as u32, row as u32) + col as u32 / 2))
     }
 
@@ -186,7 +186,10 @@ impl Geometry {
         if rem < width {
             ((2 * pair) as usize, (2 * rem) as usize)
         } else {
-            ((2 * pair + 1) as usize, (2 * (rem - width - 1) + 1) as usize)
+            (
+                (2 * pair + 1) as usize,
+                (2 * (rem - width - 1) + 1) as usize,
+            )
         }
     }
 
@@ -197,7 +200,7 @@ impl Geometry {
 
     /// Every square of the board in dense order.
     pub fn squares(&self) -> impl ExactSizeIterator<Item = Square> + '_ {
-        self.dense_to_bit[..self.len()]
+        self.dense_to_bit[..self.square_count()]
             .iter()
             .map(|&bit| Square::from_bit(bit as u32))
     }
@@ -245,8 +248,8 @@ mod tests {
     #[test]
     fn dense_index_round_trips_on_every_board() {
         for geo in [&BOARD_8X8, &BOARD_10X10, &BOARD_12X12] {
-            assert_eq!(geo.squares().count(), geo.len());
-            assert_eq!(geo.all().count() as usize, geo.len());
+            assert_eq!(geo.squares().count(), geo.square_count());
+            assert_eq!(geo.all().count() as usize, geo.square_count());
             for (i, sq) in geo.squares().enumerate() {
                 assert_eq!(geo.index(sq), i);
                 let (row, col) = geo.coords(sq);
@@ -277,7 +280,11 @@ mod tests {
         let geo = &BOARD_8X8;
         let a1 = geo.at(0, 0).unwrap();
         let d4 = geo.at(3, 3).unwrap();
-        let inner: Vec<_> = geo.between(a1, d4).into_iter().map(|s| geo.coords(s)).collect();
+        let inner: Vec<_> = geo
+            .between(a1, d4)
+            .into_iter()
+            .map(|s| geo.coords(s))
+            .collect();
         assert_eq!(inner, vec![(1, 1), (2, 2)]);
         assert!(geo.between(a1, geo.at(0, 2).unwrap()).is_empty());
     }

@@ -23,7 +23,7 @@ mod geometry;
 mod movegen;
 mod moves;
 pub mod notation;
-// pub mod pdn;
+pub mod pdn;
 mod perft;
 mod position;
 mod square;
@@ -31,7 +31,9 @@ mod variant;
 
 pub use color::Color;
 pub use game::{EndReason, Game, GameResult, Outcome};
-pub use geometry::{BOARD_8X8, BOARD_10X10, BOARD_12X12, Direction, Geometry, MAX_SIDE, MAX_SQUARES};
+pub use geometry::{
+    BOARD_8X8, BOARD_10X10, BOARD_12X12, Direction, Geometry, MAX_SIDE, MAX_SQUARES,
+};
 pub use moves::{MAX_LANDINGS, Move};
 pub use perft::{divide, perft};
 pub use position::{Piece, PlayError, Position, PositionError, Role, Setup};

@@ -12,7 +12,7 @@ use crate::position::Position;
 use crate::square::{Bitboard, Square};
 use crate::variant::{CaptureChoice, CapturePromotion, Rules};
 
-#[inline(always)]
+#[inline]
 const fn shift<const W: u32>(b: u128, dir: Direction) -> u128 {
     match dir {
         Direction::UpLeft => b << W,
@@ -56,6 +56,29 @@ pub(crate) fn has_capture(pos: &Position) -> bool {
     }
 }
 
+/// Number of legal moves, without building them when there is no capture; `scratch` holds
+/// the captures when there are some.
+pub(crate) fn count_legal_moves(pos: &Position, scratch: &mut Vec<Move>) -> usize {
+    match pos.variant().geometry().width() {
+        4 => count::<4>(pos, scratch),
+        5 => count::<5>(pos, scratch),
+        6 => count::<6>(pos, scratch),
+        w => unreachable!("no board has {w} dark squares a row"),
+    }
+}
+
+fn count<const W: u32>(pos: &Position, scratch: &mut Vec<Move>) -> usize {
+    scratch.clear();
+    let mut generator = Generator::<W>::new(pos, scratch);
+    if generator.any_capture() {
+        generator.captures();
+        apply_capture_choice(pos, scratch);
+        scratch.len()
+    } else {
+        generator.count_quiet_moves()
+    }
+}
+
 fn generate<const W: u32>(pos: &Position, out: &mut Vec<Move>) {
     let mut generator = Generator::<W>::new(pos, out);
     generator.captures();
@@ -78,7 +101,10 @@ struct Generator<'a, const W: u32> {
     opp_for_men: u128,
     promotion_row: u128,
     man_forward: [Direction; 2],
-    man_capture_dirs: &'static [Direction],
+    /// Men may capture toward higher rows (White's forward).
+    man_capture_up: bool,
+    /// Men may capture toward lower rows (Black's forward).
+    man_capture_down: bool,
     from: Square,
     start_is_man: bool,
     landings: [Square; MAX_LANDINGS],
@@ -101,17 +127,15 @@ impl<'a, const W: u32> Generator<'a, W> {
             own_men: own & !kings,
             own_kings: own & kings,
             opp,
-            opp_for_men: if rules.men_capture_kings { opp } else { opp & !kings },
+            opp_for_men: if rules.men_capture_kings {
+                opp
+            } else {
+                opp & !kings
+            },
             promotion_row: geometry.promotion_row(turn).0,
             man_forward,
-            man_capture_dirs: if rules.men_capture_backward {
-                &Direction::ALL
-            } else {
-                match turn {
-                    Color::White => &[Direction::UpLeft, Direction::UpRight],
-                    Color::Black => &[Direction::DownLeft, Direction::DownRight],
-                }
-            },
+            man_capture_up: rules.men_capture_backward || turn == Color::White,
+            man_capture_down: rules.men_capture_backward || turn == Color::Black,
             from: Square::from_bit(0),
             start_is_man: false,
             landings: [Square::from_bit(0); MAX_LANDINGS],
@@ -119,7 +143,7 @@ impl<'a, const W: u32> Generator<'a, W> {
         }
     }
 
-    #[inline(always)]
+    #[inline]
     fn step(&self, b: u128, dir: Direction) -> u128 {
         shift::<W>(b, dir) & self.all
     }
@@ -127,10 +151,16 @@ impl<'a, const W: u32> Generator<'a, W> {
     /// Men with an immediate jump available, computed for all men at once.
     fn men_that_can_jump(&self) -> u128 {
         let mut movers = 0;
-        for &dir in self.man_capture_dirs {
-            let back = opposite(dir);
-            let victims = self.step(self.empty, back) & self.opp_for_men;
-            movers |= self.step(victims, back);
+        for dir in Direction::ALL {
+            let allowed = match dir {
+                Direction::UpLeft | Direction::UpRight => self.man_capture_up,
+                Direction::DownLeft | Direction::DownRight => self.man_capture_down,
+            };
+            if allowed {
+                let back = opposite(dir);
+                let victims = self.step(self.empty, back) & self.opp_for_men;
+                movers |= self.step(victims, back);
+            }
         }
         movers & self.own_men
     }
@@ -183,39 +213,50 @@ impl<'a, const W: u32> Generator<'a, W> {
 
     /// Continues a capture by a man standing on `at`; returns whether it could jump at all.
     fn man_jumps(&mut self, at: u128, captured: u128, depth: usize) -> bool {
+        // Directions are spelled out so that each call gets constant shifts.
         let mut found = false;
-        for &dir in self.man_capture_dirs {
-            let victim = self.step(at, dir) & self.opp_for_men & !captured;
-            if victim == 0 {
-                continue;
-            }
-            let landing = self.step(victim, dir) & self.empty;
-            if landing == 0 {
-                continue;
-            }
-            found = true;
-            let captured = captured | victim;
-            self.landings[depth] = square_of(landing);
-            let depth = depth + 1;
-            if landing & self.promotion_row != 0 {
-                match self.rules.capture_promotion {
-                    CapturePromotion::ContinueAsKing => {
-                        if !self.king_jumps(landing, captured, depth) {
-                            self.emit(depth, captured, true);
-                        }
-                    }
-                    CapturePromotion::OnlyAtEnd => {
-                        if !self.man_jumps(landing, captured, depth) {
-                            self.emit(depth, captured, true);
-                        }
-                    }
-                    CapturePromotion::EndsMove => self.emit(depth, captured, true),
-                }
-            } else if !self.man_jumps(landing, captured, depth) {
-                self.emit(depth, captured, false);
-            }
+        if self.man_capture_up {
+            found |= self.man_jump(at, captured, depth, Direction::UpLeft);
+            found |= self.man_jump(at, captured, depth, Direction::UpRight);
+        }
+        if self.man_capture_down {
+            found |= self.man_jump(at, captured, depth, Direction::DownLeft);
+            found |= self.man_jump(at, captured, depth, Direction::DownRight);
         }
         found
+    }
+
+    #[inline]
+    fn man_jump(&mut self, at: u128, captured: u128, depth: usize, dir: Direction) -> bool {
+        let victim = self.step(at, dir) & self.opp_for_men & !captured;
+        if victim == 0 {
+            return false;
+        }
+        let landing = self.step(victim, dir) & self.empty;
+        if landing == 0 {
+            return false;
+        }
+        let captured = captured | victim;
+        self.landings[depth] = square_of(landing);
+        let depth = depth + 1;
+        if landing & self.promotion_row != 0 {
+            match self.rules.capture_promotion {
+                CapturePromotion::ContinueAsKing => {
+                    if !self.king_jumps(landing, captured, depth) {
+                        self.emit(depth, captured, true);
+                    }
+                }
+                CapturePromotion::OnlyAtEnd => {
+                    if !self.man_jumps(landing, captured, depth) {
+                        self.emit(depth, captured, true);
+                    }
+                }
+                CapturePromotion::EndsMove => self.emit(depth, captured, true),
+            }
+        } else if !self.man_jumps(landing, captured, depth) {
+            self.emit(depth, captured, false);
+        }
+        true
     }
 
     fn king_jumps(&mut self, at: u128, captured: u128, depth: usize) -> bool {
@@ -305,18 +346,35 @@ impl<'a, const W: u32> Generator<'a, W> {
     }
 
     fn emit(&mut self, len: usize, captured: u128, promotes: bool) {
-        let mv = Move::capture(
-            self.from,
-            &self.landings,
-            len,
-            Bitboard(captured),
-            promotes,
-        );
+        let mv = Move::capture(self.from, &self.landings, len, Bitboard(captured), promotes);
         // Different paths taking the same pieces are one move; a single capture has one path.
         if captured.count_ones() >= 2 && self.out.contains(&mv) {
             return;
         }
         self.out.push(mv);
+    }
+
+    /// The number of moves [`Generator::quiet_moves`] would produce, counted by bit sets.
+    fn count_quiet_moves(&self) -> usize {
+        let mut count = 0;
+        for dir in self.man_forward {
+            count += (self.step(self.own_men, dir) & self.empty).count_ones();
+        }
+        if self.rules.flying_kings {
+            for dir in Direction::ALL {
+                // Slide every king at once, one step per round, until all rays are blocked.
+                let mut front = self.step(self.own_kings, dir) & self.empty;
+                while front != 0 {
+                    count += front.count_ones();
+                    front = self.step(front, dir) & self.empty;
+                }
+            }
+        } else {
+            for dir in Direction::ALL {
+                count += (self.step(self.own_kings, dir) & self.empty).count_ones();
+            }
+        }
+        count as usize
     }
 
     fn quiet_moves(&mut self) {

@@ -135,6 +135,6 @@ impl fmt::Debug for Move {
             .field("landings", &self.landings())
             .field("captured", &self.captured)
             .field("promotes", &self.promotes)
-            .finish()
+            .finish_non_exhaustive()
     }
 }

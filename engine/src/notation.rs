@@ -68,7 +68,7 @@ pub fn parse_square(variant: Variant, name: &str) -> Result<Square, SquareError>
     }
     if bytes.iter().all(u8::is_ascii_digit) {
         let number: usize = name.parse().map_err(|_| err("the number is too long"))?;
-        if number == 0 || number > geometry.len() {
+        if number == 0 || number > geometry.square_count() {
             return Err(err("numbers run from 1 to the number of dark squares"));
         }
         let row = side - 1 - (number - 1) / geometry.width();
@@ -76,12 +76,15 @@ pub fn parse_square(variant: Variant, name: &str) -> Result<Square, SquareError>
         // Dark squares of a physical row start at column 0 or 1 depending on the row.
         let parity = usize::from(variant.rules().mirrored) ^ (row % 2);
         let col = physical_col(variant, 2 * k + parity);
-        return geometry.at(row, col).ok_or_else(|| err("not a dark square"));
+        return geometry
+            .at(row, col)
+            .ok_or_else(|| err("not a dark square"));
     }
     let file = bytes[0].to_ascii_lowercase();
-    if !file.is_ascii_lowercase() || bytes.len() < 2 || !bytes[1..].iter().all(u8::is_ascii_digit)
-    {
-        return Err(err("expected a file letter and a rank number, or a square number"));
+    if !file.is_ascii_lowercase() || bytes.len() < 2 || !bytes[1..].iter().all(u8::is_ascii_digit) {
+        return Err(err(
+            "expected a file letter and a rank number, or a square number",
+        ));
     }
     let col = usize::from(file - b'a');
     let rank: usize = name[1..].parse().map_err(|_| err("the rank is too long"))?;

@@ -17,10 +17,10 @@ fn count(position: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
         return 1;
     }
     let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
-    position.legal_moves_into(moves);
     if depth == 1 {
-        return moves.len() as u64;
+        return crate::movegen::count_legal_moves(position, moves) as u64;
     }
+    position.legal_moves_into(moves);
     moves
         .iter()
         .map(|mv| {

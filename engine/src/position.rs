@@ -253,6 +253,12 @@ impl Position {
         movegen::legal_moves(self, moves);
     }
 
+    /// The number of legal moves; cheaper than [`Position::legal_moves`] when nothing can
+    /// be captured (perft's bulk counting, mobility in evaluation).
+    pub fn count_legal_moves(&self) -> usize {
+        movegen::count_legal_moves(self, &mut Vec::new())
+    }
+
     /// Whether the side to move must capture.
     pub fn has_capture(&self) -> bool {
         movegen::has_capture(self)
@@ -347,7 +353,11 @@ impl fmt::Display for Position {
         for row in (0..side).rev() {
             write!(f, "{:>2} ", row + 1)?;
             for physical in 0..side {
-                let col = if mirrored { side - 1 - physical } else { physical };
+                let col = if mirrored {
+                    side - 1 - physical
+                } else {
+                    physical
+                };
                 let c = match geometry.at(row, col).map(|sq| (sq, self.piece_at(sq))) {
                     None => ' ',
                     Some((_, None)) => '.',

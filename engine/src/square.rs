@@ -91,7 +91,7 @@ impl Bitboard {
 
     /// Whether the set holds exactly one square.
     pub const fn is_single(self) -> bool {
-        self.0 != 0 && self.0 & (self.0 - 1) == 0
+        self.0.is_power_of_two()
     }
 }
 

@@ -80,6 +80,10 @@ pub enum SquareNotation {
 
 /// The rules of one variant, as data the move generator and game logic read.
 #[derive(Debug)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "each flag is an independent rule"
+)]
 pub struct Rules {
     /// The variant's name as used on the command line and in config.
     pub name: &'static str,
