@@ -26,6 +26,7 @@ pub mod notation;
 pub mod pdn;
 mod perft;
 mod position;
+pub mod recognition;
 mod square;
 mod variant;
 

@@ -46,6 +46,19 @@ pub(crate) fn legal_moves(pos: &Position, out: &mut Vec<Move>) {
     }
 }
 
+/// Every capture sequence the pieces can make, before the variant's capture-choice rule
+/// (majority, Italian priorities) is applied: what a player might try.
+pub(crate) fn captures_before_choice(pos: &Position) -> Vec<Move> {
+    let mut moves = Vec::new();
+    match pos.variant().geometry().width() {
+        4 => Generator::<4>::new(pos, &mut moves).captures(),
+        5 => Generator::<5>::new(pos, &mut moves).captures(),
+        6 => Generator::<6>::new(pos, &mut moves).captures(),
+        w => unreachable!("no board has {w} dark squares a row"),
+    }
+    moves
+}
+
 /// Whether the side to move has a capture (cheaper than generating moves).
 pub(crate) fn has_capture(pos: &Position) -> bool {
     match pos.variant().geometry().width() {
