@@ -20,6 +20,8 @@ enum Command {
     Perft(commands::perft::Args),
     /// Read one FEN per line on stdin, write its legal moves as one JSON object per line.
     Moves(commands::moves::Args),
+    /// Let the alpha-beta player choose a move and show its line.
+    Search(commands::search::Args),
 }
 
 fn main() -> ExitCode {
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(&args),
         Command::Moves(args) => commands::moves::run(&args),
+        Command::Search(args) => commands::search::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

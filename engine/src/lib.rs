@@ -27,6 +27,7 @@ pub mod pdn;
 mod perft;
 mod position;
 pub mod recognition;
+pub mod search;
 mod square;
 mod variant;
 
