@@ -22,6 +22,8 @@ enum Command {
     Moves(commands::moves::Args),
     /// Let the alpha-beta player choose a move and show its line.
     Search(commands::search::Args),
+    /// Play games between two players and report the score (strength measurements).
+    Match(commands::match_games::Args),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => commands::perft::run(&args),
         Command::Moves(args) => commands::moves::run(&args),
         Command::Search(args) => commands::search::run(&args),
+        Command::Match(args) => commands::match_games::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
