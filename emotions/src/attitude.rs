@@ -1,0 +1,34 @@
+//! The character the operator chooses for the robot.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// How the robot relates to the visitor: the reference robot's "positive" and "negative"
+/// settings.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Attitude {
+    /// A good-natured friend: sympathises, praises the visitor's strong moves, is sad rather than
+    /// angry when things go badly, and surprised rather than offended by a rule break.
+    #[default]
+    Friendly,
+    /// A theatrical rival: gloats, grumbles, is angry when losing and disgusted by a rule break.
+    Rival,
+}
+
+impl Attitude {
+    /// The name used in settings, the event log and voice packs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Attitude::Friendly => "friendly",
+            Attitude::Rival => "rival",
+        }
+    }
+}
+
+impl fmt::Display for Attitude {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

@@ -1,0 +1,135 @@
+//! The kinds of things the robot says.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A kind of voice line. The `sounds` crate holds the phrasings of each category for each
+/// attitude and language; the model only decides which category fits and whether to speak.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Category {
+    /// A new game begins.
+    GameStart,
+    /// The robot starts searching for its move.
+    Thinking,
+    /// The robot's position improved: its plan is working.
+    GoodMoveSelf,
+    /// The visitor found a move the robot had underrated ("Brilliant move!").
+    OpponentStrongMove,
+    /// The visitor's move threw away a lot ("I don't think that move did you any good").
+    OpponentBlunder,
+    /// The visitor answered as the robot expected and it still went badly: the robot's own
+    /// previous move was the mistake.
+    SelfBlunder,
+    /// The robot captures.
+    Capture,
+    /// The visitor captured the robot's pieces.
+    LostPiece,
+    /// The win probability changed in a way the robot's search did not foresee.
+    Surprise,
+    /// The visitor's move breaks the rules; the request carries the reason.
+    IllegalMove,
+    /// The visitor made a quiet move although a capture was compulsory.
+    MustCapture,
+    /// The board must be put right: captured pieces left standing, or the board disagrees with
+    /// the robot's own move.
+    FixBoard,
+    /// The robot won.
+    Win,
+    /// The robot lost.
+    Loss,
+    /// The game was drawn.
+    Draw,
+    /// An invitation to passers-by while nobody plays.
+    Idle,
+    /// The visitor seems to have left after a game.
+    Goodbye,
+}
+
+impl Category {
+    /// Every category, in the order the docs list them.
+    pub const ALL: [Category; 17] = [
+        Category::GameStart,
+        Category::Thinking,
+        Category::GoodMoveSelf,
+        Category::OpponentStrongMove,
+        Category::OpponentBlunder,
+        Category::SelfBlunder,
+        Category::Capture,
+        Category::LostPiece,
+        Category::Surprise,
+        Category::IllegalMove,
+        Category::MustCapture,
+        Category::FixBoard,
+        Category::Win,
+        Category::Loss,
+        Category::Draw,
+        Category::Idle,
+        Category::Goodbye,
+    ];
+
+    /// Whether a line of this category is said every time, ignoring chance, cooldowns and the
+    /// gap: the visitor must learn that the game ended or what to correct, or the game stalls.
+    pub fn always_speaks(self) -> bool {
+        matches!(
+            self,
+            Category::IllegalMove
+                | Category::MustCapture
+                | Category::FixBoard
+                | Category::Win
+                | Category::Loss
+                | Category::Draw
+        )
+    }
+
+    /// The name used in voice packs and the event log.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::GameStart => "game_start",
+            Category::Thinking => "thinking",
+            Category::GoodMoveSelf => "good_move_self",
+            Category::OpponentStrongMove => "opponent_strong_move",
+            Category::OpponentBlunder => "opponent_blunder",
+            Category::SelfBlunder => "self_blunder",
+            Category::Capture => "capture",
+            Category::LostPiece => "lost_piece",
+            Category::Surprise => "surprise",
+            Category::IllegalMove => "illegal_move",
+            Category::MustCapture => "must_capture",
+            Category::FixBoard => "fix_board",
+            Category::Win => "win",
+            Category::Loss => "loss",
+            Category::Draw => "draw",
+            Category::Idle => "idle",
+            Category::Goodbye => "goodbye",
+        }
+    }
+
+    /// Position in [`Category::ALL`], for per-category tables.
+    pub(crate) fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_matches_the_list_and_names_match_serde() {
+        for (i, category) in Category::ALL.into_iter().enumerate() {
+            assert_eq!(category.index(), i);
+            assert_eq!(
+                serde_json::to_string(&category).unwrap(),
+                format!("\"{category}\"")
+            );
+        }
+    }
+}
