@@ -1,6 +1,9 @@
 //! `checkerbot`: the draughts robot's daemon and its command-line tools.
 
 mod commands;
+mod host;
+mod rng;
+mod sim;
 
 use std::process::ExitCode;
 
@@ -24,6 +27,8 @@ enum Command {
     Search(commands::search::Args),
     /// Play games between two players and report the score (strength measurements).
     Match(commands::match_games::Args),
+    /// Run the whole robot against simulated hardware and a simulated visitor.
+    Sim(sim::Args),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +38,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::moves::run(&args),
         Command::Search(args) => commands::search::run(&args),
         Command::Match(args) => commands::match_games::run(&args),
+        Command::Sim(args) => sim::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -84,6 +84,10 @@ fn arm_verification_names_what_went_wrong() {
             ArmProblem::CaptureNotCleared { square: sq("c3") }
         ]
     );
+    assert_eq!(
+        failed.describe(variant),
+        "I could not pick up my piece. Please take the pieces off c3 and d4 and put a piece on b2."
+    );
     // Dropped on the way, and a visitor's hand moved h2.
     let dropped = verify_robot_move(&before, &mv, expected.without(sq("b2")).without(sq("h2")));
     assert_eq!(
@@ -95,6 +99,10 @@ fn arm_verification_names_what_went_wrong() {
             },
             ArmProblem::Interference { square: sq("h2") }
         ]
+    );
+    assert_eq!(
+        dropped.describe(variant),
+        "I dropped my piece on the way. Please put pieces on b2 and h2."
     );
 }
 

@@ -8,6 +8,8 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 
 use engine::search::{Limits, Searcher};
+
+use crate::rng::SplitMix;
 use engine::{Game, GameResult, Move, Variant};
 
 /// Arguments of `checkerbot match`.
@@ -70,19 +72,6 @@ impl fmt::Display for PlayerSpec {
     }
 }
 
-/// A small reproducible generator (`SplitMix64`) for openings and random players.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
 struct Player {
     spec: PlayerSpec,
     searcher: Searcher,
@@ -110,7 +99,7 @@ impl Player {
 
 /// Runs the command and prints one line per game and a summary.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let mut rng = SplitMix(args.seed);
+    let mut rng = SplitMix::new(args.seed);
     let mut players = [
         Player {
             spec: args.first,

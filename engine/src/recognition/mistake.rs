@@ -7,7 +7,7 @@ use crate::position::Position;
 use crate::square::{Bitboard, Square};
 use crate::variant::{CaptureChoice, Variant};
 
-use super::{list, outcome, plural};
+use super::{fix_sentence, list, outcome};
 
 /// Why a scan is not a legal move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,25 +148,9 @@ impl Mistake {
             }
             MistakeKind::Unclear => "I cannot make out the move.".to_owned(),
         };
-        let mut fix = Vec::new();
-        if !self.remove.is_empty() {
-            fix.push(format!(
-                "take the {} off {}",
-                plural(self.remove.count(), "piece", "pieces"),
-                list(variant, self.remove)
-            ));
-        }
-        if !self.place.is_empty() {
-            fix.push(format!(
-                "put {} on {}",
-                plural(self.place.count(), "a piece", "pieces"),
-                list(variant, self.place)
-            ));
-        }
-        if fix.is_empty() {
-            reason
-        } else {
-            format!("{reason} Please {}.", fix.join(" and "))
+        match fix_sentence(variant, self.remove, self.place) {
+            Some(fix) => format!("{reason} {fix}"),
+            None => reason,
         }
     }
 }

@@ -112,6 +112,26 @@ pub(crate) fn list(variant: Variant, squares: Bitboard) -> String {
     }
 }
 
+/// "Please take the piece off e5 and put pieces on c3 and d4.", or `None` if nothing to fix.
+pub(crate) fn fix_sentence(variant: Variant, remove: Bitboard, place: Bitboard) -> Option<String> {
+    let mut fix = Vec::new();
+    if !remove.is_empty() {
+        fix.push(format!(
+            "take the {} off {}",
+            plural(remove.count(), "piece", "pieces"),
+            list(variant, remove)
+        ));
+    }
+    if !place.is_empty() {
+        fix.push(format!(
+            "put {} on {}",
+            plural(place.count(), "a piece", "pieces"),
+            list(variant, place)
+        ));
+    }
+    (!fix.is_empty()).then(|| format!("Please {}.", fix.join(" and ")))
+}
+
 /// The occupancy a move leaves.
 pub fn outcome(position: &Position, mv: &Move) -> Bitboard {
     (position.occupied() - Bitboard::from_square(mv.from()) - mv.captured())

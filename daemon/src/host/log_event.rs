@@ -1,0 +1,86 @@
+//! The event log: one JSON object per line, the contract tools and the operator page read.
+
+use serde::Serialize;
+
+/// One entry of the event log; the writer adds `t`, milliseconds since start.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum LogEvent {
+    /// A new game begins.
+    GameStarted {
+        /// Variant name.
+        variant: String,
+        /// The robot's colour.
+        robot: String,
+        /// Games started since the daemon started, this one included.
+        game: u32,
+    },
+    /// The visitor's legal move.
+    VisitorMove {
+        /// Move text.
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// Something the robot could not accept.
+    VisitorMistake {
+        /// Machine-readable reason.
+        reason: String,
+        /// The sentence said to the visitor.
+        message: String,
+        /// Squares to clear.
+        remove: Vec<String>,
+        /// Squares that need a piece.
+        place: Vec<String>,
+    },
+    /// The robot's search started.
+    RobotThinking,
+    /// The robot chose its move.
+    RobotMove {
+        /// Move text.
+        #[serde(rename = "move")]
+        mv: String,
+        /// The robot's win probability.
+        v: f32,
+        /// Search time in milliseconds.
+        think_ms: u64,
+    },
+    /// The arm finished the robot's move.
+    ArmDone,
+    /// The board does not show what the arm should have left.
+    BoardMismatch {
+        /// Squares that should hold a piece.
+        missing: Vec<String>,
+        /// Squares that should be empty.
+        extra: Vec<String>,
+    },
+    /// The face changed.
+    Expression {
+        /// Emotion name.
+        emotion: String,
+        /// In `[0, 1]`.
+        intensity: f32,
+    },
+    /// The robot speaks.
+    Voice {
+        /// Line category.
+        category: String,
+        /// The line's id in its voice pack (empty until packs are wired in).
+        line: String,
+        /// What is said.
+        text: String,
+    },
+    /// A device or link problem.
+    Fault {
+        /// What happened.
+        message: String,
+    },
+    /// The game ended.
+    GameOver {
+        /// `1-0`, `0-1` or `1/2-1/2`.
+        result: String,
+        /// Why it ended.
+        reason: String,
+        /// Where the PDN record was written, if it was.
+        pdn: Option<String>,
+    },
+}

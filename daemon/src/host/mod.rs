@@ -1,0 +1,501 @@
+//! The game host: the robot's side of a game, as a state machine without I/O.
+//!
+//! The runtime feeds it [`Event`]s (button presses with the debounced scan, search replies, the
+//! arm finishing, ticks) with the time, and carries out the [`Action`]s it returns (start a
+//! search, move the arm, show a face, say a line, write the log). Keeping it pure lets tests
+//! play whole games, mistakes and faults included, with a fake clock.
+
+mod log_event;
+
+pub use log_event::LogEvent;
+
+use emotions::{Evaluation, Input, LineRequest, Millis, Mind};
+use engine::recognition::{self, MistakeKind, Recognition};
+use engine::{Bitboard, Color, Game, GameResult, Move, Position, Variant, notation};
+
+/// Which colour the robot plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RobotColor {
+    /// Always this colour.
+    Fixed(Color),
+    /// Changes every game; in the first game the visitor moves first.
+    Alternate,
+}
+
+/// Something that happened.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// The board's occupancy changed and is stable (setup, a piece lifted).
+    Scan(Bitboard),
+    /// The visitor pressed the button; the stable scan taken then.
+    Button(Bitboard),
+    /// The search finished.
+    SearchDone(SearchReply),
+    /// The arm finished the robot's move; the stable scan taken then.
+    ArmDone(Bitboard),
+    /// Time passed.
+    Tick,
+}
+
+/// What the host waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Waiting {
+    /// The starting position on the board.
+    Setup,
+    /// The visitor's move and a button press.
+    VisitorMove,
+    /// This occupancy (the robot's move done right) and a button press.
+    BoardFix(Bitboard),
+    /// Its own search or arm.
+    Robot,
+}
+
+/// What a search returned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchReply {
+    /// The move to play.
+    pub mv: Move,
+    /// The robot's win probability.
+    pub v: f32,
+    /// The expected continuation, starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Time the search took.
+    pub think_ms: u64,
+}
+
+/// Something the runtime must do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Search `position` on a worker thread and send back [`Event::SearchDone`].
+    Search {
+        /// The position, robot to move.
+        position: Position,
+        /// Earlier positions of the game, oldest first (for repetitions).
+        history: Vec<Position>,
+    },
+    /// Make the robot's move with the arm and send back [`Event::ArmDone`].
+    MoveArm {
+        /// The position before the move.
+        before: Position,
+        /// The move.
+        mv: Move,
+    },
+    /// Show this face.
+    Face(emotions::Face),
+    /// Say a line.
+    Say {
+        /// What kind of line.
+        request: LineRequest,
+        /// The sentence, when the line carries information (a mistake and its fix).
+        detail: Option<String>,
+    },
+    /// Write to the event log.
+    Log(LogEvent),
+    /// A game ended: archive its record.
+    GameFinished {
+        /// The PDN record.
+        pdn: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum State {
+    /// No game: waiting until the board shows the starting position.
+    WaitingForSetup,
+    /// The visitor is to move.
+    VisitorTurn,
+    /// The search runs.
+    RobotThinking,
+    /// The arm makes `mv`.
+    RobotMoving { before: Position, mv: Move },
+    /// After the arm made `mv` the board disagreed; waiting until it shows the move.
+    FixingBoard { before: Position, mv: Move },
+}
+
+/// What the last search expected to happen next.
+#[derive(Debug, Clone, Copy)]
+struct Prediction {
+    v: f32,
+    reply: Option<Move>,
+}
+
+/// The host of one robot at one board.
+#[derive(Debug)]
+pub struct Host {
+    variant: Variant,
+    robot_color: RobotColor,
+    robot: Color,
+    game: Game,
+    state: State,
+    mind: Mind,
+    games_started: u32,
+    prediction: Option<Prediction>,
+    last_face: Option<emotions::Face>,
+}
+
+impl Host {
+    /// A host waiting for the board to be set up.
+    pub fn new(variant: Variant, robot_color: RobotColor, mind: Mind) -> Host {
+        Host {
+            variant,
+            robot_color,
+            robot: Color::Black,
+            game: Game::new(variant),
+            state: State::WaitingForSetup,
+            mind,
+            games_started: 0,
+            prediction: None,
+            last_face: None,
+        }
+    }
+
+    /// The game in progress (or the last one).
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The robot's colour in the current game.
+    pub fn robot(&self) -> Color {
+        self.robot
+    }
+
+    /// What the host waits for from the people at the board.
+    pub fn waiting_for(&self) -> Waiting {
+        match self.state {
+            State::WaitingForSetup => Waiting::Setup,
+            State::VisitorTurn => Waiting::VisitorMove,
+            State::FixingBoard { before, mv } => {
+                Waiting::BoardFix(recognition::outcome(&before, &mv))
+            }
+            State::RobotThinking | State::RobotMoving { .. } => Waiting::Robot,
+        }
+    }
+
+    /// Handles one event.
+    pub fn handle(&mut self, event: Event, now: Millis) -> Vec<Action> {
+        let mut out = Vec::new();
+        match (&self.state, event) {
+            (_, Event::Tick) => self.feel(Input::Tick, now, &mut out),
+            (State::WaitingForSetup, Event::Scan(scan) | Event::Button(scan)) => {
+                self.feel(Input::VisitorActivity, now, &mut out);
+                if recognition::check_setup(self.variant, scan).is_complete() {
+                    self.start_game(now, &mut out);
+                }
+            }
+            (State::VisitorTurn, Event::Button(scan)) => self.visitor_pressed(scan, now, &mut out),
+            (State::VisitorTurn | State::FixingBoard { .. }, Event::Scan(_)) => {
+                self.feel(Input::VisitorActivity, now, &mut out);
+            }
+            (State::RobotThinking, Event::SearchDone(reply)) => {
+                self.robot_moves(&reply, now, &mut out);
+            }
+            // The arm finished, or the visitor put its move right: check the board.
+            (State::RobotMoving { before, mv }, Event::ArmDone(scan))
+            | (State::FixingBoard { before, mv }, Event::Button(scan)) => {
+                let (before, mv) = (*before, *mv);
+                self.arm_done(&before, &mv, scan, now, &mut out);
+            }
+            // Presses while the robot thinks or moves, and stale replies, change nothing.
+            _ => {}
+        }
+        out
+    }
+
+    fn start_game(&mut self, now: Millis, out: &mut Vec<Action>) {
+        self.games_started += 1;
+        self.robot = match self.robot_color {
+            RobotColor::Fixed(color) => color,
+            RobotColor::Alternate if self.games_started % 2 == 1 => !self.variant.rules().first,
+            RobotColor::Alternate => self.variant.rules().first,
+        };
+        self.game = Game::new(self.variant);
+        self.prediction = None;
+        out.push(Action::Log(LogEvent::GameStarted {
+            variant: self.variant.name().to_owned(),
+            robot: self.robot.name().to_owned(),
+            game: self.games_started,
+        }));
+        self.feel(Input::GameStarted, now, out);
+        if self.game.position().turn() == self.robot {
+            self.think(now, out);
+        } else {
+            self.state = State::VisitorTurn;
+        }
+    }
+
+    fn visitor_pressed(&mut self, scan: Bitboard, now: Millis, out: &mut Vec<Action>) {
+        let position = *self.game.position();
+        let recognition = recognition::recognize(&position, scan);
+        let message = recognition.describe(self.variant);
+        match recognition {
+            Recognition::Move(mv) => {
+                self.game.play(&mv).expect("recognised moves are legal");
+                out.push(Action::Log(LogEvent::VisitorMove {
+                    mv: notation::move_text(self.variant, &mv),
+                }));
+                let captured = mv.captured().count() as u8;
+                self.feel(Input::VisitorMove { captured }, now, out);
+                if !self.check_game_over(now, out) {
+                    self.think(now, out);
+                }
+            }
+            Recognition::NoChange => {
+                self.mistake(
+                    emotions::Mistake::NotAMove,
+                    "no_change",
+                    message,
+                    Bitboard::EMPTY,
+                    Bitboard::EMPTY,
+                    now,
+                    out,
+                );
+            }
+            Recognition::Ambiguous(_) => {
+                self.mistake(
+                    emotions::Mistake::CapturesNotRemoved,
+                    "ambiguous",
+                    message,
+                    Bitboard::EMPTY,
+                    Bitboard::EMPTY,
+                    now,
+                    out,
+                );
+            }
+            Recognition::CapturesNotRemoved { standing, .. } => {
+                self.mistake(
+                    emotions::Mistake::CapturesNotRemoved,
+                    "captures_not_removed",
+                    message,
+                    standing,
+                    Bitboard::EMPTY,
+                    now,
+                    out,
+                );
+            }
+            Recognition::Mistake(mistake) => {
+                let (kind, reason) = mistake_kind(&mistake.kind);
+                self.mistake(
+                    kind,
+                    reason,
+                    message,
+                    mistake.remove,
+                    mistake.place,
+                    now,
+                    out,
+                );
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "one log entry's fields")]
+    fn mistake(
+        &mut self,
+        kind: emotions::Mistake,
+        reason: &str,
+        message: String,
+        remove: Bitboard,
+        place: Bitboard,
+        now: Millis,
+        out: &mut Vec<Action>,
+    ) {
+        let names = |squares: Bitboard| {
+            squares
+                .into_iter()
+                .map(|sq| notation::square_name(self.variant, sq))
+                .collect()
+        };
+        out.push(Action::Log(LogEvent::VisitorMistake {
+            reason: reason.to_owned(),
+            message: message.clone(),
+            remove: names(remove),
+            place: names(place),
+        }));
+        self.feel_with_detail(Input::VisitorMistake(kind), Some(message), now, out);
+    }
+
+    fn think(&mut self, now: Millis, out: &mut Vec<Action>) {
+        self.state = State::RobotThinking;
+        out.push(Action::Log(LogEvent::RobotThinking));
+        self.feel(Input::RobotThinking, now, out);
+        let positions = self.game.positions();
+        out.push(Action::Search {
+            position: *self.game.position(),
+            history: positions[..positions.len() - 1].to_vec(),
+        });
+    }
+
+    fn robot_moves(&mut self, reply: &SearchReply, now: Millis, out: &mut Vec<Action>) {
+        let before = *self.game.position();
+        if !before.is_legal(&reply.mv) {
+            out.push(Action::Log(LogEvent::Fault {
+                message: "the search returned an illegal move; searching again".to_owned(),
+            }));
+            self.think(now, out);
+            return;
+        }
+        let visitor_reply = self.game.moves().last().copied();
+        let evaluation = Evaluation {
+            v: reply.v,
+            v_pred: self.prediction.map(|p| p.v),
+            expected_reply: self
+                .prediction
+                .and_then(|p| p.reply)
+                .is_some_and(|expected| Some(expected) == visitor_reply),
+            captures: reply.mv.captured().count() as u8,
+        };
+        self.prediction = Some(Prediction {
+            v: reply.v,
+            reply: reply.pv.get(1).copied(),
+        });
+        self.game.play(&reply.mv).expect("checked legal above");
+        out.push(Action::Log(LogEvent::RobotMove {
+            mv: notation::move_text(self.variant, &reply.mv),
+            v: reply.v,
+            think_ms: reply.think_ms,
+        }));
+        self.feel(Input::RobotMove(evaluation), now, out);
+        self.state = State::RobotMoving {
+            before,
+            mv: reply.mv,
+        };
+        out.push(Action::MoveArm {
+            before,
+            mv: reply.mv,
+        });
+    }
+
+    fn arm_done(
+        &mut self,
+        before: &Position,
+        mv: &Move,
+        scan: Bitboard,
+        now: Millis,
+        out: &mut Vec<Action>,
+    ) {
+        let check = recognition::verify_robot_move(before, mv, scan);
+        if check.is_ok() {
+            out.push(Action::Log(LogEvent::ArmDone));
+            self.feel(Input::ArmDone, now, out);
+            self.after_robot_move(now, out);
+            return;
+        }
+        let names = |squares: Bitboard| -> Vec<String> {
+            squares
+                .into_iter()
+                .map(|sq| notation::square_name(self.variant, sq))
+                .collect()
+        };
+        out.push(Action::Log(LogEvent::BoardMismatch {
+            missing: names(check.missing),
+            extra: names(check.extra),
+        }));
+        self.state = State::FixingBoard {
+            before: *before,
+            mv: *mv,
+        };
+        let detail = check.describe(self.variant);
+        self.feel_with_detail(Input::BoardMismatch, Some(detail), now, out);
+    }
+
+    fn after_robot_move(&mut self, now: Millis, out: &mut Vec<Action>) {
+        if !self.check_game_over(now, out) {
+            self.state = State::VisitorTurn;
+        }
+    }
+
+    /// Ends the game if the rules say so; returns whether it ended.
+    fn check_game_over(&mut self, now: Millis, out: &mut Vec<Action>) -> bool {
+        let Some(outcome) = self.game.outcome() else {
+            return false;
+        };
+        let (result, feeling) = match outcome.result {
+            GameResult::Win(color) if color == self.robot => {
+                (result_token(color), emotions::Outcome::Win)
+            }
+            GameResult::Win(color) => (result_token(color), emotions::Outcome::Loss),
+            GameResult::Draw => ("1/2-1/2", emotions::Outcome::Draw),
+        };
+        let (white, black) = match self.robot {
+            Color::White => ("checkerbot", "visitor"),
+            Color::Black => ("visitor", "checkerbot"),
+        };
+        let pdn = engine::pdn::write(
+            &self.game,
+            &[
+                ("Event", "checkerbot exhibition"),
+                ("White", white),
+                ("Black", black),
+            ],
+        );
+        out.push(Action::GameFinished { pdn });
+        out.push(Action::Log(LogEvent::GameOver {
+            result: result.to_owned(),
+            reason: outcome.reason.to_string(),
+            pdn: None,
+        }));
+        self.feel(Input::GameOver(feeling), now, out);
+        self.state = State::WaitingForSetup;
+        true
+    }
+
+    fn feel(&mut self, input: Input, now: Millis, out: &mut Vec<Action>) {
+        self.feel_with_detail(input, None, now, out);
+    }
+
+    /// Steps the emotion model and turns what it shows and says into actions.
+    fn feel_with_detail(
+        &mut self,
+        input: Input,
+        detail: Option<String>,
+        now: Millis,
+        out: &mut Vec<Action>,
+    ) {
+        let output = self.mind.step(input, now);
+        if self.last_face != Some(output.face) {
+            let changed = self
+                .last_face
+                .is_none_or(|f| f.expression != output.face.expression);
+            self.last_face = Some(output.face);
+            out.push(Action::Face(output.face));
+            if changed {
+                out.push(Action::Log(LogEvent::Expression {
+                    emotion: output.face.expression.emotion.as_str().to_owned(),
+                    intensity: output.face.expression.intensity,
+                }));
+            }
+        }
+        if let Some(request) = output.line {
+            out.push(Action::Say { request, detail });
+        }
+    }
+}
+
+fn result_token(winner: Color) -> &'static str {
+    match winner {
+        Color::White => "1-0",
+        Color::Black => "0-1",
+    }
+}
+
+/// The emotion model's reason code and the log's reason for a recognition mistake.
+fn mistake_kind(kind: &MistakeKind) -> (emotions::Mistake, &'static str) {
+    match kind {
+        MistakeKind::MustCapture { .. } => (emotions::Mistake::MustCapture, "must_capture"),
+        MistakeKind::Backwards { .. } => (emotions::Mistake::MovedBackwards, "backwards"),
+        MistakeKind::RobotPieceMoved { .. } => {
+            (emotions::Mistake::MovedRobotPiece, "robot_piece_moved")
+        }
+        MistakeKind::CaptureNotFinished { .. } => (
+            emotions::Mistake::CaptureNotFinished,
+            "capture_not_finished",
+        ),
+        MistakeKind::WrongCaptureChoice { .. } => (
+            emotions::Mistake::NotMajorityCapture,
+            "wrong_capture_choice",
+        ),
+        MistakeKind::CannotGoThere { .. } => (emotions::Mistake::NotAMove, "cannot_go_there"),
+        MistakeKind::PieceMissing { .. } => (emotions::Mistake::NotAMove, "piece_missing"),
+        MistakeKind::ExtraPiece { .. } => (emotions::Mistake::NotAMove, "extra_piece"),
+        _ => (emotions::Mistake::NotAMove, "unclear"),
+    }
+}

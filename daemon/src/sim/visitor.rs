@@ -1,0 +1,288 @@
+//! Simulated visitors: they act on the physical board and press the button, as people do.
+
+use std::io::BufRead;
+use std::sync::atomic::AtomicBool;
+
+use anyhow::{Context as _, bail};
+use engine::search::{Limits, Searcher};
+use engine::{Color, Direction, Move, Piece, Position, Role, notation};
+
+use super::world::World;
+use crate::rng::SplitMix;
+
+/// How the simulated visitor chooses what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VisitorKind {
+    /// A careful player: alpha-beta at a small depth.
+    Engine,
+    /// Any legal move.
+    Random,
+    /// A person at the terminal, typing physical actions or moves.
+    Stdin,
+    /// Physical actions from a file.
+    Script(String),
+}
+
+impl std::str::FromStr for VisitorKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<VisitorKind, String> {
+        match s {
+            "engine" => Ok(VisitorKind::Engine),
+            "random" => Ok(VisitorKind::Random),
+            "stdin" => Ok(VisitorKind::Stdin),
+            _ => s
+                .strip_prefix("script:")
+                .filter(|path| !path.is_empty())
+                .map(|path| VisitorKind::Script(path.to_owned()))
+                .ok_or_else(|| format!("{s:?}: expected engine, random, stdin or script:PATH")),
+        }
+    }
+}
+
+/// What the visitor did at the end of its turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Turn {
+    /// Pressed the button.
+    Pressed,
+    /// Walked away (the script or the terminal input ended).
+    Left,
+}
+
+/// One simulated visitor.
+pub struct Visitor {
+    kind: VisitorKind,
+    rng: SplitMix,
+    mistakes: f64,
+    searcher: Searcher,
+    /// Actions still to perform (script lines, or lines typed at the terminal).
+    pending: Vec<String>,
+    script: Option<std::vec::IntoIter<String>>,
+    in_hand: Option<Piece>,
+}
+
+impl std::fmt::Debug for Visitor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Visitor")
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One way to get a turn wrong, done to the board.
+type Slip<'a> = dyn Fn(&mut World, &mut SplitMix) + 'a;
+
+/// A physical action, as scripts and the terminal write them.
+enum Action {
+    Lift(engine::Square),
+    Place(engine::Square),
+    Move(engine::Square, engine::Square),
+    Press,
+    Wait,
+    Play(Move),
+}
+
+impl Visitor {
+    /// A visitor of `kind` that errs with probability `mistakes` per turn.
+    pub fn new(kind: VisitorKind, seed: u64, mistakes: f64) -> anyhow::Result<Visitor> {
+        let script = match &kind {
+            VisitorKind::Script(path) => Some(
+                std::fs::read_to_string(path)
+                    .with_context(|| format!("reading visitor script {path}"))?
+                    .lines()
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>()
+                    .into_iter(),
+            ),
+            _ => None,
+        };
+        Ok(Visitor {
+            kind,
+            rng: SplitMix::new(seed),
+            mistakes,
+            searcher: Searcher::new(4),
+            pending: Vec::new(),
+            script,
+            in_hand: None,
+        })
+    }
+
+    /// Whether a person types the moves.
+    pub fn is_person(&self) -> bool {
+        self.kind == VisitorKind::Stdin
+    }
+
+    /// Plays the visitor's turn in `position`: maybe a mistake first, then a legal move.
+    pub fn take_turn(&mut self, position: &Position, world: &mut World) -> anyhow::Result<Turn> {
+        match self.kind {
+            VisitorKind::Stdin | VisitorKind::Script(_) => {
+                return self.follow_actions(position, world);
+            }
+            VisitorKind::Engine | VisitorKind::Random => {}
+        }
+        if world.occupancy() != position.occupied() {
+            // After a refused attempt: put everything back, then play properly.
+            world.set(position);
+        } else if self.rng.chance(self.mistakes) && self.make_mistake(position, world) {
+            return Ok(Turn::Pressed);
+        }
+        let mv = self.choose(position);
+        world.play(&mv);
+        Ok(Turn::Pressed)
+    }
+
+    fn choose(&mut self, position: &Position) -> Move {
+        let moves = position.legal_moves();
+        match self.kind {
+            VisitorKind::Engine => {
+                let limits = Limits {
+                    depth: 3,
+                    nodes: 20_000,
+                };
+                self.searcher
+                    .search(position, &[], limits, &AtomicBool::new(false))
+                    .best
+                    .unwrap_or(moves[0])
+            }
+            _ => moves[self.rng.below(moves.len())],
+        }
+    }
+
+    /// Does one of the things visitors get wrong; returns false when none applies here.
+    fn make_mistake(&mut self, position: &Position, world: &mut World) -> bool {
+        let geometry = position.variant().geometry();
+        let me = position.turn();
+        let empty = geometry.all() - position.occupied();
+        let steps = |color: Color, dirs: [Direction; 2]| -> Vec<(engine::Square, engine::Square)> {
+            position
+                .men_of(color)
+                .into_iter()
+                .flat_map(|from| {
+                    dirs.into_iter()
+                        .filter_map(move |d| geometry.step(from, d).map(|to| (from, to)))
+                })
+                .filter(|(_, to)| empty.contains(*to))
+                .collect()
+        };
+        let backward = |c: Color| Direction::forward(!c);
+        let legal = position.legal_moves();
+        let mut options: Vec<Box<Slip<'_>>> = Vec::new();
+        // Press the button without moving.
+        options.push(Box::new(|_, _| {}));
+        let robot_steps = steps(!me, Direction::forward(!me));
+        if !robot_steps.is_empty() {
+            options.push(Box::new(move |w, r| {
+                let (from, to) = robot_steps[r.below(robot_steps.len())];
+                if let Some(piece) = w.lift(from) {
+                    w.place(to, piece);
+                }
+            }));
+        }
+        let quiet_steps = steps(me, Direction::forward(me));
+        if legal.iter().any(Move::is_capture) && !quiet_steps.is_empty() {
+            options.push(Box::new(move |w, r| {
+                let (from, to) = quiet_steps[r.below(quiet_steps.len())];
+                if let Some(piece) = w.lift(from) {
+                    w.place(to, piece);
+                }
+            }));
+        }
+        let back_steps = steps(me, backward(me));
+        if !back_steps.is_empty() && !legal.iter().any(Move::is_capture) {
+            options.push(Box::new(move |w, r| {
+                let (from, to) = back_steps[r.below(back_steps.len())];
+                if let Some(piece) = w.lift(from) {
+                    w.place(to, piece);
+                }
+            }));
+        }
+        let captures: Vec<Move> = legal.iter().filter(|m| m.is_capture()).copied().collect();
+        if !captures.is_empty() {
+            options.push(Box::new(move |w, r| {
+                // The capture made, but the captured pieces left standing.
+                let mv = captures[r.below(captures.len())];
+                if let Some(piece) = w.lift(mv.from()) {
+                    w.place(mv.to(), piece);
+                }
+            }));
+        }
+        // A piece placed off-centre: its sensor does not see it.
+        let own: Vec<_> = position.pieces(me).into_iter().collect();
+        options.push(Box::new(move |w, r| {
+            w.lift(own[r.below(own.len())]);
+        }));
+        let pick = self.rng.below(options.len());
+        options[pick](world, &mut self.rng);
+        true
+    }
+
+    /// Runs script or terminal actions until the button is pressed.
+    fn follow_actions(&mut self, position: &Position, world: &mut World) -> anyhow::Result<Turn> {
+        loop {
+            let Some(line) = self.next_line()? else {
+                return Ok(Turn::Left);
+            };
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            match Self::parse(position, line) {
+                Ok(Action::Press) => return Ok(Turn::Pressed),
+                Ok(Action::Play(mv)) => {
+                    world.play(&mv);
+                    return Ok(Turn::Pressed);
+                }
+                Ok(Action::Lift(sq)) => self.in_hand = world.lift(sq).or(self.in_hand),
+                Ok(Action::Place(sq)) => {
+                    let piece = self.in_hand.take().unwrap_or(Piece {
+                        color: position.turn(),
+                        role: Role::Man,
+                    });
+                    world.place(sq, piece);
+                }
+                Ok(Action::Move(from, to)) => {
+                    if let Some(piece) = world.lift(from) {
+                        world.place(to, piece);
+                    }
+                }
+                Ok(Action::Wait) => {}
+                Err(err) if self.is_person() => eprintln!("{err:#}"),
+                Err(err) => bail!("visitor script line {line:?}: {err:#}"),
+            }
+        }
+    }
+
+    fn next_line(&mut self) -> anyhow::Result<Option<String>> {
+        if let Some(script) = &mut self.script {
+            return Ok(script.next());
+        }
+        if let Some(line) = self.pending.pop() {
+            return Ok(Some(line));
+        }
+        eprint!("your action (a move like c3-d4, or lift/place/move/press): ");
+        let mut line = String::new();
+        let read = std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .context("reading stdin")?;
+        Ok((read > 0).then_some(line))
+    }
+
+    fn parse(position: &Position, line: &str) -> anyhow::Result<Action> {
+        let variant = position.variant();
+        let square =
+            |name: &str| notation::parse_square(variant, name).map_err(anyhow::Error::from);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        Ok(match words[..] {
+            ["press"] => Action::Press,
+            ["wait", ms] => {
+                ms.parse::<u64>().context("wait takes milliseconds")?;
+                Action::Wait
+            }
+            ["lift", sq] => Action::Lift(square(sq)?),
+            ["place", sq] => Action::Place(square(sq)?),
+            ["move", from, to] => Action::Move(square(from)?, square(to)?),
+            [text] => Action::Play(notation::parse_move(position, text)?),
+            _ => bail!("expected lift SQ, place SQ, move SQ SQ, press, wait MS or a move"),
+        })
+    }
+}

@@ -1,0 +1,121 @@
+//! End-to-end runs of `checkerbot sim`: whole games with mistakes and arm faults.
+
+use std::process::Command;
+
+use engine::{Game, Variant, notation};
+use serde_json::Value;
+
+fn run_sim(args: &[&str]) -> (String, Vec<Value>) {
+    let dir = std::env::temp_dir().join(format!("checkerbot-sim-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let events = dir.join(format!(
+        "events-{}.jsonl",
+        args.join("_").replace([' ', '/', ':'], "-")
+    ));
+    let output = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+        .arg("sim")
+        .args(args)
+        .arg("--events")
+        .arg(&events)
+        .output()
+        .expect("checkerbot runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let log = std::fs::read_to_string(&events).unwrap();
+    let entries = log
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is JSON"))
+        .collect();
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        entries,
+    )
+}
+
+fn kind(entry: &Value) -> &str {
+    entry["type"].as_str().unwrap()
+}
+
+#[test]
+fn games_with_mistakes_and_faults_all_finish_with_only_legal_moves() {
+    let (stdout, log) = run_sim(&[
+        "--fast",
+        "--games",
+        "12",
+        "--seed",
+        "3",
+        "--mistakes",
+        "0.3",
+        "--faults",
+        "0.05",
+    ]);
+    assert!(stdout.contains("12 games:"), "{stdout}");
+    let count = |name| log.iter().filter(|e| kind(e) == name).count();
+    assert_eq!(count("game_started"), 12);
+    assert_eq!(count("game_over"), 12);
+    assert!(
+        count("visitor_mistake") > 10,
+        "mistakes were made and answered"
+    );
+    assert!(count("board_mismatch") > 0, "failed picks were noticed");
+    assert!(log.iter().all(|e| e["t"].is_u64()));
+
+    // Replay every game's moves: each one the log accepted must be legal.
+    let mut game = Game::new(Variant::Russian);
+    for entry in &log {
+        match kind(entry) {
+            "game_started" => game = Game::new(Variant::Russian),
+            "visitor_move" | "robot_move" => {
+                let text = entry["move"].as_str().unwrap();
+                let mv = notation::parse_move(game.position(), text)
+                    .unwrap_or_else(|e| panic!("logged move {text} is not legal: {e}"));
+                game.play(&mv).unwrap();
+            }
+            "game_over" => assert!(game.outcome().is_some(), "the game really ended"),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn a_seed_replays_the_same_run() {
+    let args = [
+        "--fast",
+        "--games",
+        "3",
+        "--seed",
+        "11",
+        "--mistakes",
+        "0.2",
+        "--faults",
+        "0.1",
+    ];
+    let (_, first) = run_sim(&args);
+    let (_, second) = run_sim(&args);
+    let strip = |log: &[Value]| -> Vec<Value> {
+        log.iter()
+            .map(|e| {
+                let mut e = e.clone();
+                // Search time is measured, not simulated.
+                if let Some(map) = e.as_object_mut() {
+                    map.remove("think_ms");
+                }
+                e
+            })
+            .collect()
+    };
+    assert_eq!(strip(&first), strip(&second));
+}
+
+#[test]
+fn bad_arguments_are_refused_with_a_reason() {
+    let output = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+        .args(["sim", "--mistakes", "1.5"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("expected a probability from 0 to 1"));
+}

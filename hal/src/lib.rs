@@ -1,0 +1,19 @@
+//! checkerbot's hardware layer: what the daemon needs to drive the robot's devices without
+//! knowing whether they are real or simulated.
+//!
+//! - [`device`]: one trait per device ([`Arm`](device::Arm),
+//!   [`BoardSensor`](device::BoardSensor), [`Face`](device::Face)) and the values they exchange.
+//! - [`Error`], [`ErrorKind`], [`ErrorType`]: the error contract every driver follows.
+//! - [`Occupancy`]: one scan of the board's Hall sensors.
+//! - [`controller`]: the protocol of the board/face/arm controller (`docs/protocol.md`).
+//! - [`dobot`]: the Dobot Magician's serial protocol.
+#![warn(missing_docs)]
+
+pub mod controller;
+pub mod device;
+pub mod dobot;
+mod error;
+mod occupancy;
+
+pub use error::{Error, ErrorKind, ErrorType};
+pub use occupancy::{BoardSize, Occupancy, SquareOutOfRange};

@@ -1,0 +1,43 @@
+//! The languages the robot speaks.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A language with a voice pack. The names are the ISO 639-1 codes the packs' directories and
+/// espeak-ng use.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub enum Language {
+    /// English: the fallback for a line a pack lacks, since every pack is translated from it.
+    #[default]
+    #[serde(rename = "en")]
+    English,
+    /// Russian.
+    #[serde(rename = "ru")]
+    Russian,
+    /// Ukrainian.
+    #[serde(rename = "uk")]
+    Ukrainian,
+}
+
+impl Language {
+    /// Every language with a pack, each loaded by [`Library::load`](crate::Library::load).
+    pub const ALL: [Language; 3] = [Language::English, Language::Russian, Language::Ukrainian];
+
+    /// The code naming the pack directory and used in settings.
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::English => "en",
+            Language::Russian => "ru",
+            Language::Ukrainian => "uk",
+        }
+    }
+}
+
+impl fmt::Display for Language {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}

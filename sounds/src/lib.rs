@@ -1,0 +1,29 @@
+#![doc = include_str!("../README.md")]
+#![warn(missing_docs)]
+
+mod chooser;
+mod error;
+mod language;
+mod library;
+mod line;
+mod next_line;
+mod overrides;
+mod pack;
+mod playback;
+mod playback_thread;
+mod rng;
+mod settings;
+mod speaker;
+mod voice;
+
+pub use chooser::LineChooser;
+pub use error::PackError;
+pub use language::Language;
+pub use library::Library;
+pub use line::{Line, LineAttitude};
+pub use overrides::RECORDING_EXTENSIONS;
+pub use pack::INDEX_FILE;
+pub use playback::Playback;
+pub use settings::{SettingsError, SoundSettings};
+pub use speaker::{Output, Speaker};
+pub use voice::Voice;

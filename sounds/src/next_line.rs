@@ -1,0 +1,82 @@
+//! The rule for a line that arrives while another is playing.
+
+use crate::line::Line;
+
+/// The one line that waits while another plays. Lines are reactions to the moment, so a queue
+/// would make the robot comment on moves long past: the newest line takes the place, except
+/// that a line that may be skipped never displaces one that must be said (a game end, a rule
+/// break, a board to fix).
+#[derive(Debug, Default)]
+pub(crate) struct NextLine(Option<Line>);
+
+impl NextLine {
+    /// Offers `line` the waiting place; returns the line that will not be said, if any.
+    pub(crate) fn offer(&mut self, line: Line) -> Option<Line> {
+        match &self.0 {
+            Some(waiting) if waiting.category.always_speaks() && !line.category.always_speaks() => {
+                Some(line)
+            }
+            _ => self.0.replace(line),
+        }
+    }
+
+    /// The waiting line, which leaves the place empty.
+    pub(crate) fn take(&mut self) -> Option<Line> {
+        self.0.take()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use emotions::Category;
+
+    use super::*;
+    use crate::language::Language;
+    use crate::line::LineAttitude;
+
+    fn line(id: &str, category: Category) -> Line {
+        Line {
+            id: id.to_owned(),
+            language: Language::English,
+            category,
+            attitude: LineAttitude::Any,
+            mistake: None,
+            text: id.to_owned(),
+            audio: PathBuf::new(),
+        }
+    }
+
+    fn id(line: Option<Line>) -> Option<String> {
+        line.map(|l| l.id)
+    }
+
+    #[test]
+    fn the_newest_waits_unless_it_would_push_out_a_required_line() {
+        let mut next = NextLine::default();
+        assert_eq!(id(next.offer(line("thinking", Category::Thinking))), None);
+        // Newer optional line replaces an optional one.
+        assert_eq!(
+            id(next.offer(line("capture", Category::Capture))),
+            Some("thinking".into())
+        );
+        // A required line replaces an optional one.
+        assert_eq!(
+            id(next.offer(line("illegal", Category::IllegalMove))),
+            Some("capture".into())
+        );
+        // An optional line cannot push it out: the optional one is dropped.
+        assert_eq!(
+            id(next.offer(line("surprise", Category::Surprise))),
+            Some("surprise".into())
+        );
+        // A newer required line does.
+        assert_eq!(
+            id(next.offer(line("win", Category::Win))),
+            Some("illegal".into())
+        );
+        assert_eq!(id(next.take()), Some("win".into()));
+        assert_eq!(id(next.take()), None);
+    }
+}

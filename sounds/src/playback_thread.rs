@@ -1,0 +1,77 @@
+//! The speaker's own thread: plays one line at a time through a rodio player.
+
+use std::fs::File;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
+use std::time::Duration;
+
+use rodio::{Decoder, Player};
+
+use crate::line::Line;
+use crate::next_line::NextLine;
+use crate::playback::Playback;
+
+/// What the handle asks of the thread.
+pub(crate) enum Command {
+    Say(Line),
+    Volume(f32),
+}
+
+/// How often the thread looks whether the playing line has ended. Short enough that the next
+/// line follows without a noticeable pause, long enough to cost nothing.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Runs until the handle is dropped (the command channel closes), then stops any sound.
+pub(crate) fn run(player: &Player, commands: &Receiver<Command>, events: &SyncSender<Playback>) {
+    let report = |event: Playback| {
+        // Full means nobody reads the reports: dropping them is what the handle promises.
+        let _ = events.try_send(event);
+    };
+    let mut playing: Option<Line> = None;
+    let mut next = NextLine::default();
+    loop {
+        let command = if playing.is_some() {
+            match commands.recv_timeout(POLL) {
+                Ok(command) => Some(command),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        } else {
+            match commands.recv() {
+                Ok(command) => Some(command),
+                Err(_) => break,
+            }
+        };
+        match command {
+            Some(Command::Say(line)) => {
+                if let Some(dropped) = next.offer(line) {
+                    report(Playback::Replaced(dropped));
+                }
+            }
+            Some(Command::Volume(volume)) => player.set_volume(volume),
+            None => {}
+        }
+        if player.empty()
+            && let Some(done) = playing.take()
+        {
+            report(Playback::Finished(done));
+        }
+        while playing.is_none() {
+            let Some(line) = next.take() else { break };
+            match File::open(&line.audio)
+                .map_err(|e| e.to_string())
+                .and_then(|file| Decoder::try_from(file).map_err(|e| e.to_string()))
+            {
+                Ok(source) => {
+                    player.append(source);
+                    report(Playback::Started(line.clone()));
+                    playing = Some(line);
+                }
+                Err(error) => {
+                    tracing::warn!(id = %line.id, audio = %line.audio.display(), %error, "cannot play voice line");
+                    report(Playback::Failed { line, error });
+                }
+            }
+        }
+    }
+    player.stop();
+}

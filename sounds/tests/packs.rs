@@ -1,0 +1,192 @@
+//! The bundled packs are complete, consistent and playable.
+
+use std::collections::BTreeSet;
+use std::fs::{self, File};
+use std::path::Path;
+
+use emotions::{Attitude, Category, LineRequest, Mistake};
+use rodio::{Decoder, Source};
+use sounds::{Language, Library};
+
+/// Every reason, so a new `Mistake` without lines fails here: `position` stops compiling.
+const MISTAKES: [Mistake; 7] = [
+    Mistake::MustCapture,
+    Mistake::CaptureNotFinished,
+    Mistake::NotMajorityCapture,
+    Mistake::MovedBackwards,
+    Mistake::MovedRobotPiece,
+    Mistake::NotAMove,
+    Mistake::CapturesNotRemoved,
+];
+
+fn position(mistake: Mistake) -> usize {
+    match mistake {
+        Mistake::MustCapture => 0,
+        Mistake::CaptureNotFinished => 1,
+        Mistake::NotMajorityCapture => 2,
+        Mistake::MovedBackwards => 3,
+        Mistake::MovedRobotPiece => 4,
+        Mistake::NotAMove => 5,
+        Mistake::CapturesNotRemoved => 6,
+    }
+}
+
+/// The reasons whose lines are the category's own: every `must_capture` line is about it.
+fn explained_by_category(mistake: Mistake) -> bool {
+    mistake == Mistake::MustCapture
+}
+
+const ATTITUDES: [Attitude; 2] = [Attitude::Friendly, Attitude::Rival];
+const AT_LEAST: usize = 3;
+
+fn library() -> Library {
+    Library::bundled().expect("the bundled packs load")
+}
+
+#[test]
+fn the_mistake_list_is_complete() {
+    for (i, mistake) in MISTAKES.into_iter().enumerate() {
+        assert_eq!(position(mistake), i);
+    }
+}
+
+#[test]
+fn every_category_has_lines_in_every_language_and_attitude() {
+    let library = library();
+    let mut gaps = Vec::new();
+    for language in Language::ALL {
+        for category in Category::ALL {
+            for attitude in ATTITUDES {
+                let own = library.matching(language, category, attitude, None).count();
+                if own < AT_LEAST {
+                    gaps.push(format!("{language} {category} {attitude}: {own} lines"));
+                }
+                let request = LineRequest {
+                    category,
+                    attitude,
+                    mistake: None,
+                };
+                let candidates = library.candidates(language, &request);
+                if candidates.iter().any(|line| line.language != language) {
+                    gaps.push(format!("{language} {category} {attitude}: falls back"));
+                }
+            }
+        }
+    }
+    assert!(gaps.is_empty(), "{gaps:#?}");
+}
+
+#[test]
+fn every_mistake_is_explained_in_every_language_and_attitude() {
+    let library = library();
+    let mut gaps = Vec::new();
+    for language in Language::ALL {
+        for mistake in MISTAKES {
+            for attitude in ATTITUDES {
+                let request = LineRequest {
+                    category: mistake.category(),
+                    attitude,
+                    mistake: Some(mistake),
+                };
+                let candidates = library.candidates(language, &request);
+                let fitting = candidates
+                    .iter()
+                    .filter(|line| {
+                        line.language == language
+                            && (line.mistake == Some(mistake) || explained_by_category(mistake))
+                    })
+                    .count();
+                if fitting < AT_LEAST || fitting != candidates.len() {
+                    gaps.push(format!(
+                        "{language} {mistake:?} {attitude}: {fitting} of {} candidates fit",
+                        candidates.len()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(gaps.is_empty(), "{gaps:#?}");
+}
+
+#[test]
+fn every_language_has_the_same_phrases() {
+    let library = library();
+    let ids = |language| -> BTreeSet<String> {
+        library
+            .lines(language)
+            .iter()
+            .map(|line| line.id.clone())
+            .collect()
+    };
+    let english = ids(Language::English);
+    assert!(english.len() >= Category::ALL.len() * ATTITUDES.len() * AT_LEAST);
+    for language in [Language::Russian, Language::Ukrainian] {
+        let other = ids(language);
+        assert_eq!(
+            english.symmetric_difference(&other).collect::<Vec<_>>(),
+            Vec::<&String>::new(),
+            "{language}"
+        );
+    }
+}
+
+/// Decodes a whole file; returns its duration in seconds and its peak.
+fn decode(path: &Path) -> Result<(f64, f32), String> {
+    let file = File::open(path).map_err(|e| e.to_string())?;
+    let decoder = Decoder::try_from(file).map_err(|e| e.to_string())?;
+    let rate = f64::from(decoder.sample_rate().get());
+    let channels = f64::from(decoder.channels().get());
+    let (mut samples, mut peak) = (0_u64, 0.0_f32);
+    for sample in decoder {
+        samples += 1;
+        peak = peak.max(sample.abs());
+    }
+    Ok((samples as f64 / rate / channels, peak))
+}
+
+#[test]
+fn every_audio_file_exists_and_decodes_to_speech() {
+    let library = library();
+    let mut problems = Vec::new();
+    let mut files = 0;
+    for language in Language::ALL {
+        for line in library.lines(language) {
+            files += 1;
+            match decode(&line.audio) {
+                // The shortest line ("Думаю.") lasts about half a second, the longest about
+                // five; peaks are normalised to -1 dB.
+                Ok((seconds, peak)) if (0.2..10.0).contains(&seconds) && peak > 0.5 => {}
+                Ok((seconds, peak)) => problems.push(format!(
+                    "{}: {seconds:.2} s, peak {peak:.2}",
+                    line.audio.display()
+                )),
+                Err(error) => problems.push(format!("{}: {error}", line.audio.display())),
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+    assert!(files >= 3 * Category::ALL.len() * ATTITUDES.len() * AT_LEAST);
+}
+
+#[test]
+fn no_audio_file_is_left_over() {
+    let library = library();
+    let referenced: BTreeSet<_> = Language::ALL
+        .into_iter()
+        .flat_map(|language| library.lines(language))
+        .map(|line| line.audio.clone())
+        .collect();
+    let mut unreferenced = Vec::new();
+    for language in Language::ALL {
+        let audio = Path::new(Library::BUNDLED)
+            .join(language.code())
+            .join("audio");
+        for entry in fs::read_dir(&audio).unwrap() {
+            let path = entry.unwrap().path();
+            if !referenced.contains(&path) {
+                unreferenced.push(path);
+            }
+        }
+    }
+    assert!(unreferenced.is_empty(), "{unreferenced:#?}");
+}
