@@ -1,22 +1,21 @@
-//! The simulation's dice: `SplitMix64`, seeded, so a run replays exactly.
+//! The simulation's and match runner's dice: a seeded `SplitMix64`, so a run replays exactly.
+
+use rand_core::{Rng as _, SeedableRng};
+use rand_xoshiro::SplitMix64;
 
 /// A small reproducible generator.
 #[derive(Debug, Clone)]
-pub struct SplitMix(u64);
+pub struct SplitMix(SplitMix64);
 
 impl SplitMix {
     /// A generator from a seed.
     pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
+        SplitMix(SplitMix64::from_seed(seed.to_le_bytes()))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n`.

@@ -1,7 +1,7 @@
 //! When the eyes blink.
 
 use crate::millis::Millis;
-use crate::rng::Rng;
+use crate::rng::{self, Rng};
 use crate::settings::FaceSettings;
 
 /// The next blink and the end of the current one. It has its own random stream, so how often
@@ -16,7 +16,7 @@ pub(crate) struct Blink {
 impl Blink {
     pub(crate) fn new(seed: u64, settings: &FaceSettings) -> Blink {
         let mut blink = Blink {
-            rng: Rng::new(seed),
+            rng: rng::seeded(seed),
             next_at: Millis::ZERO,
             open_at: Millis::ZERO,
         };
@@ -42,7 +42,7 @@ impl Blink {
     /// Half to one and a half times the mean gap, shortened by arousal, never shorter than a
     /// blink.
     fn gap(&mut self, arousal: f32, settings: &FaceSettings) -> Millis {
-        let scale = (0.5 + self.rng.unit())
+        let scale = (0.5 + rng::unit(&mut self.rng))
             * (1.0 - settings.blink_arousal_speedup * arousal.clamp(0.0, 1.0));
         let gap = (settings.blink_every_ms.0 as f32 * scale) as u64;
         Millis(gap.max(settings.blink_ms.0 + 1))

@@ -6,7 +6,7 @@ use crate::attitude::Attitude;
 use crate::category::Category;
 use crate::input::Mistake;
 use crate::millis::Millis;
-use crate::rng::Rng;
+use crate::rng::{self, Rng};
 use crate::settings::VoiceSettings;
 
 /// A request to say a line. The `sounds` crate picks the phrasing (attitude, language, not one
@@ -33,7 +33,7 @@ pub(crate) struct Voice {
 impl Voice {
     pub(crate) fn new(seed: u64) -> Voice {
         Voice {
-            rng: Rng::new(seed),
+            rng: rng::seeded(seed),
             last_line: None,
             last_by_category: [None; Category::ALL.len()],
         }
@@ -62,7 +62,7 @@ impl Voice {
                 return false;
             }
             let chance = (settings.speak_base * intensity).clamp(0.0, 1.0);
-            if self.rng.unit() >= chance {
+            if rng::unit(&mut self.rng) >= chance {
                 return false;
             }
         }

@@ -4,32 +4,9 @@ use engine::pdn::{self, PdnError, PdnErrorKind};
 use engine::{Color, EndReason, Game, GameResult, Outcome, Position, Variant, fen, notation};
 use proptest::prelude::*;
 
-/// A small deterministic generator (Knuth's MMIX LCG), so that games are the same every run.
-struct Lcg(u64);
+mod support;
 
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
-/// Plays random legal moves until the game ends or `max_plies` were played.
-fn random_game(start: Position, rng: &mut Lcg, max_plies: usize) -> Game {
-    let mut game = Game::from_position(start);
-    for _ in 0..max_plies {
-        if game.outcome().is_some() {
-            break;
-        }
-        let moves = game.position().legal_moves();
-        let mv = moves[rng.below(moves.len())];
-        game.play(&mv).unwrap();
-    }
-    game
-}
+use support::{Lcg, random_game};
 
 /// A start position reached by `plies` random moves from the initial one.
 fn random_start(variant: Variant, rng: &mut Lcg, plies: usize) -> Position {

@@ -4,32 +4,15 @@
 use engine::{Game, Move, Position, SquareNotation, Variant, fen, notation};
 use proptest::prelude::*;
 
-/// A tiny deterministic generator so a failing seed replays exactly.
-struct Lcg(u64);
+mod support;
 
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
+use support::Lcg;
 
-/// Positions of one random game, at most `plies` long.
+/// Positions of one random game from the start, at most `plies` long.
 fn random_game(variant: Variant, seed: u64, plies: usize) -> Vec<Position> {
-    let mut rng = Lcg(seed);
-    let mut game = Game::new(variant);
-    for _ in 0..plies {
-        if game.outcome().is_some() {
-            break;
-        }
-        let moves = game.position().legal_moves();
-        let mv = moves[rng.below(moves.len())];
-        game.play(&mv).expect("a generated move is legal");
-    }
-    game.positions().to_vec()
+    support::random_game(Position::new(variant), &mut Lcg(seed), plies)
+        .positions()
+        .to_vec()
 }
 
 fn variant_strategy() -> impl Strategy<Value = Variant> {

@@ -3,8 +3,12 @@
 use engine::recognition::{
     ArmProblem, Recognition, check_setup, outcome, recognize, verify_robot_move,
 };
-use engine::{Bitboard, Game, Position, Variant, fen, notation};
+use engine::{Bitboard, Position, Variant, fen, notation};
 use proptest::prelude::*;
+
+mod support;
+
+use support::Lcg;
 
 fn position(variant: Variant, text: &str) -> Position {
     if text == "start" {
@@ -125,27 +129,10 @@ fn setup_detection_lists_wrong_squares() {
     );
 }
 
-/// A tiny deterministic generator so a failing seed replays exactly.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
 fn random_positions(variant: Variant, seed: u64) -> Vec<Position> {
-    let mut rng = Lcg(seed);
-    let mut game = Game::new(variant);
-    while game.outcome().is_none() && game.moves().len() < 160 {
-        let moves = game.position().legal_moves();
-        game.play(&moves[rng.below(moves.len())]).unwrap();
-    }
-    game.positions().to_vec()
+    support::random_game(Position::new(variant), &mut Lcg(seed), 160)
+        .positions()
+        .to_vec()
 }
 
 fn recognised_variants() -> impl Strategy<Value = Variant> {

@@ -5,6 +5,10 @@ use std::sync::atomic::AtomicBool;
 use engine::search::{Limits, Searcher, WIN, WIN_THRESHOLD, evaluate, key};
 use engine::{Game, Goal, Position, Variant, fen, notation};
 
+mod support;
+
+use support::Lcg;
+
 /// Plain negamax with the same rules as the searcher: no pruning, no table.
 fn minimax(position: &Position, depth: i32, ply: i32, path: &mut Vec<u64>) -> i32 {
     let k = key(position);
@@ -34,18 +38,6 @@ fn minimax(position: &Position, depth: i32, ply: i32, path: &mut Vec<u64>) -> i3
         .unwrap();
     path.pop();
     best
-}
-
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
 }
 
 #[test]

@@ -7,7 +7,7 @@ use emotions::LineRequest;
 use crate::language::Language;
 use crate::library::Library;
 use crate::line::Line;
-use crate::rng::Rng;
+use crate::rng::{self, Rng};
 
 /// Chooses the phrasing for each line request. It remembers the last `window` lines said (of
 /// any category and language) and picks at random among the fitting lines outside that window.
@@ -27,7 +27,7 @@ impl LineChooser {
     /// A chooser that avoids repeating any of the last `window` lines.
     pub fn new(window: usize, seed: u64) -> LineChooser {
         LineChooser {
-            rng: Rng::new(seed),
+            rng: rng::seeded(seed),
             window,
             recent: VecDeque::with_capacity(window + 1),
         }
@@ -69,7 +69,7 @@ impl LineChooser {
         let chosen = if fresh.is_empty() {
             candidates.iter().copied().min_by_key(|&line| age(line))?
         } else {
-            fresh[self.rng.below(fresh.len())]
+            fresh[rng::below(&mut self.rng, fresh.len())]
         };
         if self.window > 0 {
             if self.recent.len() == self.window {
