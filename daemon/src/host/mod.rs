@@ -6,6 +6,8 @@
 //! play whole games, mistakes and faults included, with a fake clock.
 
 mod log_event;
+#[cfg(test)]
+mod tests;
 
 pub use log_event::LogEvent;
 
@@ -227,7 +229,9 @@ impl Host {
         let position = *self.game.position();
         let recognition = recognition::recognize(&position, scan);
         let message = recognition.describe(self.variant);
-        match recognition {
+        let empty = Bitboard::EMPTY;
+        // Everything but a clean move is refused with a reason and the squares to fix.
+        let (kind, reason, remove, place) = match recognition {
             Recognition::Move(mv) => {
                 self.game.play(&mv).expect("recognised moves are legal");
                 out.push(Action::Log(LogEvent::VisitorMove {
@@ -238,79 +242,41 @@ impl Host {
                 if !self.check_game_over(now, out) {
                     self.think(now, out);
                 }
+                return;
             }
-            Recognition::NoChange => {
-                self.mistake(
-                    emotions::Mistake::NotAMove,
-                    "no_change",
-                    message,
-                    Bitboard::EMPTY,
-                    Bitboard::EMPTY,
-                    now,
-                    out,
-                );
-            }
-            Recognition::Ambiguous(_) => {
-                self.mistake(
-                    emotions::Mistake::CapturesNotRemoved,
-                    "ambiguous",
-                    message,
-                    Bitboard::EMPTY,
-                    Bitboard::EMPTY,
-                    now,
-                    out,
-                );
-            }
-            Recognition::CapturesNotRemoved { standing, .. } => {
-                self.mistake(
-                    emotions::Mistake::CapturesNotRemoved,
-                    "captures_not_removed",
-                    message,
-                    standing,
-                    Bitboard::EMPTY,
-                    now,
-                    out,
-                );
-            }
+            Recognition::NoChange => (emotions::Mistake::NotAMove, "no_change", empty, empty),
+            Recognition::Ambiguous(_) => (
+                emotions::Mistake::CapturesNotRemoved,
+                "ambiguous",
+                empty,
+                empty,
+            ),
+            Recognition::CapturesNotRemoved { standing, .. } => (
+                emotions::Mistake::CapturesNotRemoved,
+                "captures_not_removed",
+                standing,
+                empty,
+            ),
             Recognition::Mistake(mistake) => {
                 let (kind, reason) = mistake_kind(&mistake.kind);
-                self.mistake(
-                    kind,
-                    reason,
-                    message,
-                    mistake.remove,
-                    mistake.place,
-                    now,
-                    out,
-                );
+                (kind, reason, mistake.remove, mistake.place)
             }
-        }
-    }
-
-    #[allow(clippy::too_many_arguments, reason = "one log entry's fields")]
-    fn mistake(
-        &mut self,
-        kind: emotions::Mistake,
-        reason: &str,
-        message: String,
-        remove: Bitboard,
-        place: Bitboard,
-        now: Millis,
-        out: &mut Vec<Action>,
-    ) {
-        let names = |squares: Bitboard| {
-            squares
-                .into_iter()
-                .map(|sq| notation::square_name(self.variant, sq))
-                .collect()
         };
         out.push(Action::Log(LogEvent::VisitorMistake {
             reason: reason.to_owned(),
             message: message.clone(),
-            remove: names(remove),
-            place: names(place),
+            remove: self.names(remove),
+            place: self.names(place),
         }));
         self.feel_with_detail(Input::VisitorMistake(kind), Some(message), now, out);
+    }
+
+    /// Square names in the variant's notation.
+    fn names(&self, squares: Bitboard) -> Vec<String> {
+        squares
+            .into_iter()
+            .map(|sq| notation::square_name(self.variant, sq))
+            .collect()
     }
 
     fn think(&mut self, now: Millis, out: &mut Vec<Action>) {
@@ -379,15 +345,9 @@ impl Host {
             self.after_robot_move(now, out);
             return;
         }
-        let names = |squares: Bitboard| -> Vec<String> {
-            squares
-                .into_iter()
-                .map(|sq| notation::square_name(self.variant, sq))
-                .collect()
-        };
         out.push(Action::Log(LogEvent::BoardMismatch {
-            missing: names(check.missing),
-            extra: names(check.extra),
+            missing: self.names(check.missing),
+            extra: self.names(check.extra),
         }));
         self.state = State::FixingBoard {
             before: *before,
