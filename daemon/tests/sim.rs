@@ -119,3 +119,54 @@ fn bad_arguments_are_refused_with_a_reason() {
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("expected a probability from 0 to 1"));
 }
+
+#[test]
+fn the_settings_file_sets_attitude_language_and_variant() {
+    let dir = std::env::temp_dir().join(format!("checkerbot-sim-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("rival.toml");
+    std::fs::write(
+        &config,
+        "[game]\nvariant = \"brazilian\"\n[emotions]\nattitude = \"rival\"\n[sounds]\nlanguage = \"ru\"\n",
+    )
+    .unwrap();
+    let (_, log) = run_sim(&[
+        "--fast",
+        "--seed",
+        "2",
+        "--config",
+        config.to_str().unwrap(),
+    ]);
+    let voices: Vec<&Value> = log.iter().filter(|e| kind(e) == "voice").collect();
+    assert!(!voices.is_empty());
+    for voice in &voices {
+        let id = voice["line"].as_str().unwrap();
+        assert!(
+            !id.contains(".friendly."),
+            "a friendly line from a rival robot: {id}"
+        );
+        let text = voice["text"].as_str().unwrap();
+        assert!(
+            text.chars()
+                .any(|c| ('а'..='я').contains(&c.to_lowercase().next().unwrap())),
+            "{text}"
+        );
+    }
+    let started = log.iter().find(|e| kind(e) == "game_started").unwrap();
+    assert_eq!(started["variant"], "brazilian");
+}
+
+#[test]
+fn a_typo_in_the_settings_file_stops_with_the_key_named() {
+    let dir = std::env::temp_dir().join(format!("checkerbot-sim-typo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("typo.toml");
+    std::fs::write(&config, "[emotions]\natitude = \"rival\"\n").unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+        .args(["sim", "--fast", "--config", config.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("atitude"), "{stderr}");
+}

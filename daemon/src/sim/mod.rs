@@ -19,11 +19,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use emotions::{Frame, Millis, Mind, Settings};
+use checkerbot_config::RobotSide;
+use emotions::{Frame, Millis, Mind};
 use engine::search::{Limits, Searcher};
 use engine::{Color, Variant};
 use serde_json::json;
-use sounds::{Language, Library, SoundSettings, Speaker, Voice};
+use sounds::{Language, Library, Speaker, Voice};
 
 use crate::host::{Action, Event, Host, LogEvent, RobotColor, SearchReply, Waiting};
 use crate::rng::SplitMix;
@@ -54,18 +55,22 @@ pub struct Args {
     /// Write the JSON-lines event log to this file (`-` for stdout).
     #[arg(long)]
     events: Option<PathBuf>,
-    /// The robot's colour: white, black, or alternate (the visitor moves first in game 1).
-    #[arg(long, default_value = "alternate", value_parser = robot_color)]
-    robot: RobotColor,
-    /// Language of the robot's voice: en, ru or uk.
-    #[arg(long, default_value = "en", value_parser = language)]
-    language: Language,
-    /// Variant to play.
-    #[arg(long, default_value = "russian", value_parser = crate::commands::parse_variant)]
-    variant: Variant,
-    /// Playing level of the robot, 1 (gentle) to 5 (strongest).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=5))]
-    level: u8,
+    /// Settings file (default: built-in defaults; `CHECKERBOT_*` variables apply either way).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// The robot's colour: white, black, or alternate (the visitor moves first in game 1);
+    /// overrides `game.robot`.
+    #[arg(long, value_parser = robot_color)]
+    robot: Option<RobotColor>,
+    /// Language of the robot's voice: en, ru or uk; overrides `sounds.language`.
+    #[arg(long, value_parser = language)]
+    language: Option<Language>,
+    /// Variant to play; overrides `game.variant`.
+    #[arg(long, value_parser = crate::commands::parse_variant)]
+    variant: Option<Variant>,
+    /// Playing level, 1 (gentle) to 5 (strongest); overrides `play.level`.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
+    level: Option<u8>,
     /// Longest game in plies before the simulation calls it a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
@@ -144,6 +149,9 @@ impl EventLog {
 /// Everything one simulation run holds.
 struct Simulation<'a> {
     args: &'a Args,
+    /// The settings with the command line's overrides applied.
+    settings: checkerbot_config::Settings,
+    robot: RobotColor,
     host: Host,
     visitor: Visitor,
     world: World,
@@ -158,6 +166,27 @@ struct Simulation<'a> {
     now: Millis,
     queue: VecDeque<Event>,
     games_done: u32,
+}
+
+/// The settings file and environment, with the command line's overrides applied.
+fn resolve_settings(args: &Args) -> anyhow::Result<(checkerbot_config::Settings, RobotColor)> {
+    let mut settings =
+        checkerbot_config::load(args.config.as_deref()).context("reading the settings")?;
+    if let Some(variant) = args.variant {
+        settings.game.variant = variant;
+    }
+    if let Some(level) = args.level {
+        settings.play.level = level;
+    }
+    if let Some(language) = args.language {
+        settings.sounds.language = language;
+    }
+    let robot = args.robot.unwrap_or(match settings.game.robot {
+        RobotSide::White => RobotColor::Fixed(Color::White),
+        RobotSide::Black => RobotColor::Fixed(Color::Black),
+        RobotSide::Alternate => RobotColor::Alternate,
+    });
+    Ok((settings, robot))
 }
 
 /// Runs the command.
@@ -179,11 +208,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             Box::new(io::stdout())
         },
     };
+    let (settings, robot) = resolve_settings(args)?;
     let mut rng = SplitMix::new(args.seed);
     let host = Host::new(
-        args.variant,
-        args.robot,
-        Mind::new(Settings::default(), rng.next_u64()),
+        settings.game.variant,
+        robot,
+        Mind::new(settings.emotions.clone(), rng.next_u64()),
     );
     let visitor = Visitor::new(args.visitor.clone(), rng.next_u64(), args.mistakes)?;
     let arm_rng = SplitMix::new(rng.next_u64());
@@ -192,16 +222,18 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let speaker = if args.fast {
         Speaker::silent()
     } else {
-        Speaker::open(SoundSettings::default().volume)
+        Speaker::open(settings.sounds.volume)
     };
-    let sound_settings = SoundSettings {
-        language: args.language,
-        ..SoundSettings::default()
-    };
-    let library = Library::bundled().context("loading the voice packs")?;
-    let voice = Voice::new(library, speaker, &sound_settings, rng.next_u64());
+    let library = Library::load(
+        &settings.sounds.packs_dir,
+        settings.sounds.overrides_dir.as_deref(),
+    )
+    .context("loading the voice packs")?;
+    let voice = Voice::new(library, speaker, &settings.sounds, rng.next_u64());
     let mut sim = Simulation {
         args,
+        settings,
+        robot,
         host,
         visitor,
         world: World::default(),
@@ -265,7 +297,8 @@ impl Simulation<'_> {
     fn people_act(&mut self) -> anyhow::Result<bool> {
         match self.host.waiting_for() {
             Waiting::Setup => {
-                self.world.set(&engine::Position::new(self.args.variant));
+                self.world
+                    .set(&engine::Position::new(self.settings.game.variant));
                 self.queue.push_back(Event::Scan(self.world.occupancy()));
             }
             _ if self.host.game().moves().len() >= self.args.max_plies => {
@@ -276,8 +309,8 @@ impl Simulation<'_> {
                 self.summary.unfinished += 1;
                 self.summary.plies += self.host.game().moves().len();
                 self.games_done += 1;
-                let mind = Mind::new(Settings::default(), self.rng.next_u64());
-                self.host = Host::new(self.args.variant, self.args.robot, mind);
+                let mind = Mind::new(self.settings.emotions.clone(), self.rng.next_u64());
+                self.host = Host::new(self.settings.game.variant, self.robot, mind);
             }
             Waiting::BoardFix(_) => {
                 // The robot's move is on the board wrongly: the visitor puts it right.
@@ -312,7 +345,7 @@ impl Simulation<'_> {
             Action::Search { position, history } => {
                 let clock = Instant::now();
                 let limits = Limits {
-                    depth: depth_of_level(self.args.level),
+                    depth: depth_of_level(self.settings.play.level),
                     nodes: 2_000_000,
                 };
                 let result =
@@ -389,7 +422,7 @@ impl Simulation<'_> {
                         eyes_closed: false,
                         ..face
                     };
-                    let frame = Frame::render(&open, &Settings::default().face);
+                    let frame = Frame::render(&open, &self.settings.emotions.face);
                     let preview = frame.preview();
                     self.screen
                         .line(&format!("face: {emotion} {intensity:.1}\n{preview}"));

@@ -1,0 +1,19 @@
+//! checkerbot's settings: what an operator tunes in `checkerbot.toml`.
+//!
+//! Sources are layered: built-in defaults, then the TOML file, then environment variables
+//! `CHECKERBOT_<SECTION>__<KEY>` (for example `CHECKERBOT_PLAY__LEVEL=2`). Every section
+//! refuses unknown keys, so a typo such as `atitude` is an error naming the key instead of a
+//! setting silently ignored. [`Settings::validate`] then checks ranges and names what is
+//! allowed. `config/checkerbot.toml` in the repository documents every key with its default.
+#![warn(missing_docs)]
+
+mod load;
+mod sections;
+mod validate;
+
+pub use load::{ENV_PREFIX, LoadError, load, load_with_env};
+pub use sections::{
+    ArmKind, DeviceSettings, GameSettings, PathSettings, PlaySettings, RobotSide, SensorSettings,
+    Settings,
+};
+pub use validate::Problem;

@@ -1,0 +1,168 @@
+//! The sections of the settings file.
+
+use std::path::PathBuf;
+
+use engine::Variant;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Everything an operator can set.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Which game and which side.
+    pub game: GameSettings,
+    /// How strongly the robot plays.
+    pub play: PlaySettings,
+    /// The robot's personality (attitude and every threshold of the emotion model).
+    pub emotions: emotions::Settings,
+    /// The voice: language, volume, packs.
+    pub sounds: sounds::SoundSettings,
+    /// Serial devices.
+    pub devices: DeviceSettings,
+    /// The Hall-sensor board.
+    pub sensor: SensorSettings,
+    /// Where state is kept.
+    pub paths: PathSettings,
+}
+
+/// Which game and which side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GameSettings {
+    /// The variant played at this stand.
+    #[serde(
+        serialize_with = "variant_name",
+        deserialize_with = "variant_from_name"
+    )]
+    pub variant: Variant,
+    /// The robot's side.
+    pub robot: RobotSide,
+}
+
+impl Default for GameSettings {
+    fn default() -> GameSettings {
+        GameSettings {
+            variant: Variant::Russian,
+            robot: RobotSide::Alternate,
+        }
+    }
+}
+
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's serialize_with passes a reference"
+)]
+fn variant_name<S: Serializer>(variant: &Variant, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(variant.name())
+}
+
+fn variant_from_name<'de, D: Deserializer<'de>>(d: D) -> Result<Variant, D::Error> {
+    let name = String::deserialize(d)?;
+    name.parse().map_err(serde::de::Error::custom)
+}
+
+/// The robot's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RobotSide {
+    /// Always White.
+    White,
+    /// Always Black.
+    Black,
+    /// Changes every game; the visitor moves first in the first game.
+    Alternate,
+}
+
+/// How strongly the robot plays.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlaySettings {
+    /// 1 (gentle, for small children) to 5 (as strong as the machine allows).
+    pub level: u8,
+    /// The longest the robot thinks about one move, in milliseconds.
+    pub move_time_ms: u64,
+}
+
+impl Default for PlaySettings {
+    fn default() -> PlaySettings {
+        PlaySettings {
+            level: 3,
+            move_time_ms: 2_000,
+        }
+    }
+}
+
+/// Which arm drives the pieces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArmKind {
+    /// A Dobot Magician on its own serial port.
+    Dobot,
+    /// The reference robot's arm, driven by the board controller.
+    Controller,
+    /// The simulator (no hardware).
+    Sim,
+}
+
+/// Serial devices.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DeviceSettings {
+    /// Which arm.
+    pub arm: ArmKind,
+    /// The arm's serial port; a udev symlink survives re-plugging.
+    pub arm_port: PathBuf,
+    /// The board controller's serial port.
+    pub board_port: PathBuf,
+    /// Baud rate of both links.
+    pub baud: u32,
+}
+
+impl Default for DeviceSettings {
+    fn default() -> DeviceSettings {
+        DeviceSettings {
+            arm: ArmKind::Dobot,
+            arm_port: PathBuf::from("/dev/checkerbot-arm"),
+            board_port: PathBuf::from("/dev/checkerbot-board"),
+            baud: 115_200,
+        }
+    }
+}
+
+/// The Hall-sensor board.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SensorSettings {
+    /// A scan counts only when this many reads in a row agree.
+    pub debounce_reads: u32,
+    /// Time between reads while debouncing, in milliseconds.
+    pub read_interval_ms: u64,
+    /// A square that keeps changing this long is reported as a faulty sensor.
+    pub flicker_fault_ms: u64,
+}
+
+impl Default for SensorSettings {
+    fn default() -> SensorSettings {
+        SensorSettings {
+            debounce_reads: 3,
+            read_interval_ms: 40,
+            flicker_fault_ms: 3_000,
+        }
+    }
+}
+
+/// Where state is kept.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PathSettings {
+    /// The game journal, the PDN archive and the counters.
+    pub state_dir: PathBuf,
+}
+
+impl Default for PathSettings {
+    fn default() -> PathSettings {
+        PathSettings {
+            state_dir: PathBuf::from("/var/lib/checkerbot"),
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! Loading settings: the documented file, layering, unknown keys, validation.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use checkerbot_config::{LoadError, RobotSide, Settings, load_with_env};
+use emotions::Attitude;
+
+const DOCUMENTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/checkerbot.toml");
+
+fn write(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("checkerbot-config-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
+/// Every dotted key of a TOML value.
+fn keys(value: &toml::Value, prefix: &str, out: &mut Vec<String>) {
+    if let toml::Value::Table(table) = value {
+        for (k, v) in table {
+            keys(v, &format!("{prefix}{k}."), out);
+        }
+    } else {
+        out.push(prefix.trim_end_matches('.').to_owned());
+    }
+}
+
+#[test]
+fn the_documented_file_lists_every_key_with_its_default() {
+    let loaded = load_with_env(Some(Path::new(DOCUMENTED)), HashMap::new()).unwrap();
+    assert_eq!(loaded, Settings::default());
+
+    let documented: toml::Value =
+        toml::from_str(&std::fs::read_to_string(DOCUMENTED).unwrap()).unwrap();
+    let defaults = toml::Value::try_from(Settings::default()).unwrap();
+    let (mut have, mut want) = (Vec::new(), Vec::new());
+    keys(&documented, "", &mut have);
+    keys(&defaults, "", &mut want);
+    // The packs folder defaults to the source tree, which differs per machine: it is shown
+    // commented out.
+    want.retain(|k| k != "sounds.packs_dir");
+    have.sort();
+    want.sort();
+    assert_eq!(have, want);
+}
+
+#[test]
+fn a_file_names_only_what_it_changes_and_the_environment_wins() {
+    let path = write(
+        "partial.toml",
+        "[play]\nlevel = 2\n[emotions]\nattitude = \"rival\"\n",
+    );
+    let settings = load_with_env(
+        Some(&path),
+        env(&[
+            ("CHECKERBOT_PLAY__LEVEL", "5"),
+            ("CHECKERBOT_GAME__ROBOT", "white"),
+        ]),
+    )
+    .unwrap();
+    assert_eq!(settings.play.level, 5);
+    assert_eq!(settings.emotions.attitude, Attitude::Rival);
+    assert_eq!(settings.game.robot, RobotSide::White);
+    assert_eq!(settings.sensor, Settings::default().sensor);
+}
+
+#[test]
+fn an_unknown_key_is_an_error_that_names_it() {
+    let path = write("typo.toml", "[emotions]\natitude = \"rival\"\n");
+    let err = load_with_env(Some(&path), HashMap::new()).unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("atitude"), "{text}");
+    assert!(text.contains("typo.toml"), "{text}");
+}
+
+#[test]
+fn wrong_types_and_ranges_name_the_key_and_what_is_allowed() {
+    let path = write("loud.toml", "[sounds]\nvolume = \"loud\"\n");
+    let text = load_with_env(Some(&path), HashMap::new())
+        .unwrap_err()
+        .to_string();
+    assert!(text.contains("volume"), "{text}");
+
+    let path = write(
+        "level.toml",
+        "[play]\nlevel = 9\n[sensor]\ndebounce_reads = 0\n",
+    );
+    match load_with_env(Some(&path), HashMap::new()) {
+        Err(LoadError::Invalid { problems }) => {
+            let keys: Vec<_> = problems.iter().map(|p| p.key.as_str()).collect();
+            assert_eq!(keys, ["play.level", "sensor.debounce_reads"]);
+            assert!(problems[0].message.contains("1 (gentle) to 5"));
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let path = write("variant.toml", "[game]\nvariant = \"chess\"\n");
+    let text = load_with_env(Some(&path), HashMap::new())
+        .unwrap_err()
+        .to_string();
+    assert!(text.contains("unknown variant \"chess\""), "{text}");
+}
+
+#[test]
+fn a_missing_file_is_an_error_naming_it() {
+    let err = load_with_env(
+        Some(Path::new("/nonexistent/checkerbot.toml")),
+        HashMap::new(),
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().contains("/nonexistent/checkerbot.toml"),
+        "{err}"
+    );
+}
