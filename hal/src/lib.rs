@@ -7,6 +7,7 @@
 //! - [`Occupancy`]: one scan of the board's Hall sensors.
 //! - [`controller`]: the protocol of the board/face/arm controller (`docs/protocol.md`).
 //! - [`dobot`]: the Dobot Magician's serial protocol.
+//! - [`sim`]: simulated devices speaking the real protocols, and fault injection.
 #![warn(missing_docs)]
 
 pub mod controller;
@@ -14,6 +15,7 @@ pub mod device;
 pub mod dobot;
 mod error;
 mod occupancy;
+pub mod sim;
 
 pub use error::{Error, ErrorKind, ErrorType};
 pub use occupancy::{BoardSize, Occupancy, SquareOutOfRange};

@@ -1,0 +1,271 @@
+//! A simulated board controller: Hall sensors over an [`Occupancy`] the test sets (with stuck
+//! sensors and reported faults on demand), buttons the test presses, and a face that records
+//! every pose it is sent.
+//!
+//! The session rules come from [`peer`](crate::controller::peer); this file is only the
+//! hardware, as a firmware's command handlers would be.
+
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use tokio::io::{AsyncRead, AsyncWrite};
+
+use crate::controller::peer::{Firmware, Outbox, PeerConfig, PeerDriver, PeerHandle, serve};
+use crate::controller::{Capabilities, Fault, FirmwareVersion, Message, NackReason, Welcome};
+use crate::device::{BrowAngles, ButtonId, Eyes, NeckPose};
+use crate::occupancy::{BoardSize, Occupancy, SquareOutOfRange};
+
+/// The firmware version the simulator announces, so logs tell it from a real board.
+pub const SIM_FIRMWARE: FirmwareVersion = FirmwareVersion {
+    major: 0,
+    minor: 1,
+    patch: 0,
+};
+
+/// What the simulator drives unless told otherwise: a board with buttons and a whole face.
+pub const FULL_BOARD: Capabilities = Capabilities(
+    Capabilities::BOARD_SENSOR.0
+        | Capabilities::BUTTONS.0
+        | Capabilities::EYES.0
+        | Capabilities::BROWS.0
+        | Capabilities::NECK.0,
+);
+
+/// A servo pose as the controller received it: the target and the transition in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServoCommand<P> {
+    /// Where the servos go.
+    pub pose: P,
+    /// How long they take, as sent on the wire.
+    pub transition_ms: u16,
+}
+
+/// What the simulated hardware holds and has been told.
+#[derive(Debug)]
+struct BoardState {
+    occupancy: Occupancy,
+    /// Sensors that read a fixed value whatever stands on them (bit per square).
+    stuck: u128,
+    /// What the stuck sensors read.
+    stuck_reading: u128,
+    /// The hardware announced in Welcome; commands for anything else are refused.
+    capabilities: Capabilities,
+    eyes: Vec<Eyes>,
+    brows: Vec<ServoCommand<BrowAngles>>,
+    necks: Vec<ServoCommand<NeckPose>>,
+    scans_sent: usize,
+    sessions_lost: usize,
+}
+
+impl BoardState {
+    /// What the sensors report: the pieces, except where a sensor is stuck.
+    fn reading(&self) -> Occupancy {
+        let bits = self.occupancy.bits() & !self.stuck | self.stuck_reading & self.stuck;
+        Occupancy::from_bits(self.occupancy.size(), bits)
+            .expect("stuck sensors are checked to be on the board")
+    }
+}
+
+type Shared = Arc<Mutex<BoardState>>;
+
+fn lock(state: &Shared) -> MutexGuard<'_, BoardState> {
+    // A test that panicked while holding the lock has failed already; its data is still fine.
+    state.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The hardware a host command drives, if it is one the simulator can lack.
+fn message_capability(message: &Message) -> Option<Capabilities> {
+    match message {
+        Message::ScanRequest => Some(Capabilities::BOARD_SENSOR),
+        Message::Eyes(_) => Some(Capabilities::EYES),
+        Message::Brows { .. } => Some(Capabilities::BROWS),
+        Message::Neck { .. } => Some(Capabilities::NECK),
+        _ => None,
+    }
+}
+
+/// The simulated controller's command handlers, run by a [`PeerDriver`].
+#[derive(Debug)]
+pub struct SimBoardFirmware {
+    state: Shared,
+    size: BoardSize,
+}
+
+impl Firmware for SimBoardFirmware {
+    fn welcome(&self) -> Welcome {
+        Welcome {
+            version: crate::controller::PROTOCOL_VERSION,
+            firmware: SIM_FIRMWARE,
+            board: Some(self.size),
+            capabilities: lock(&self.state).capabilities,
+        }
+    }
+
+    fn command(&mut self, message: Message, outbox: &mut Outbox) -> Result<(), NackReason> {
+        let mut state = lock(&self.state);
+        if message_capability(&message).is_some_and(|needed| !state.capabilities.contains(needed)) {
+            return Err(NackReason::UNSUPPORTED);
+        }
+        match message {
+            Message::ScanRequest => {
+                state.scans_sent += 1;
+                outbox.send(Message::Scan(state.reading()));
+            }
+            Message::Eyes(eyes) => state.eyes.push(eyes),
+            Message::Brows {
+                angles,
+                transition_ms,
+            } => state.brows.push(ServoCommand {
+                pose: angles,
+                transition_ms,
+            }),
+            Message::Neck {
+                pose,
+                transition_ms,
+            } => state.necks.push(ServoCommand {
+                pose,
+                transition_ms,
+            }),
+            // No faults are simulated yet, so none is left to clear.
+            Message::ClearFaults => {}
+            // No arm, pump or valve on this controller.
+            _ => return Err(NackReason::UNSUPPORTED),
+        }
+        Ok(())
+    }
+
+    fn session_lost(&mut self) {
+        lock(&self.state).sessions_lost += 1;
+    }
+}
+
+/// The test's side of a simulated board: moves pieces, presses buttons, and reads back what the
+/// host sent to the face. Clone it to share.
+#[derive(Debug, Clone)]
+pub struct SimBoardHandle {
+    state: Shared,
+    peer: PeerHandle,
+}
+
+/// Serves a simulated board controller of `size` on `io`, starting with `occupancy`; spawn the
+/// driver.
+pub fn sim_board<T>(
+    io: T,
+    occupancy: Occupancy,
+    config: PeerConfig,
+) -> (SimBoardHandle, PeerDriver<T, SimBoardFirmware>)
+where
+    T: AsyncRead + AsyncWrite + Unpin,
+{
+    let state = Arc::new(Mutex::new(BoardState {
+        occupancy,
+        stuck: 0,
+        stuck_reading: 0,
+        capabilities: FULL_BOARD,
+        eyes: Vec::new(),
+        brows: Vec::new(),
+        necks: Vec::new(),
+        scans_sent: 0,
+        sessions_lost: 0,
+    }));
+    let firmware = SimBoardFirmware {
+        state: Arc::clone(&state),
+        size: occupancy.size(),
+    };
+    let (peer, driver) = serve(io, config, firmware);
+    (SimBoardHandle { state, peer }, driver)
+}
+
+impl SimBoardHandle {
+    /// Where the pieces stand now (what healthy sensors read).
+    pub fn occupancy(&self) -> Occupancy {
+        lock(&self.state).occupancy
+    }
+
+    /// Replaces the whole board, as a person setting up a game would.
+    pub fn set_occupancy(&self, occupancy: Occupancy) {
+        lock(&self.state).occupancy = occupancy;
+    }
+
+    /// Takes the piece off `square` (nothing happens if it is empty).
+    pub fn lift(&self, square: usize) -> Result<(), SquareOutOfRange> {
+        lock(&self.state).occupancy.set(square, false)
+    }
+
+    /// Puts a piece on `square`.
+    pub fn place(&self, square: usize) -> Result<(), SquareOutOfRange> {
+        lock(&self.state).occupancy.set(square, true)
+    }
+
+    /// Presses and releases `button`: two Button messages, sent reliably in order. Returns
+    /// `false` when the controller is no longer running.
+    pub fn press(&self, button: ButtonId) -> bool {
+        self.peer.send(Message::Button {
+            button,
+            pressed: true,
+        }) && self.peer.send(Message::Button {
+            button,
+            pressed: false,
+        })
+    }
+
+    /// Makes the sensor under `square` read `reading` whatever stands on it (a dead sensor reads
+    /// `false`, one stuck by a stray magnet `true`); `None` heals it.
+    pub fn stick_sensor(
+        &self,
+        square: usize,
+        reading: Option<bool>,
+    ) -> Result<(), SquareOutOfRange> {
+        let mut state = lock(&self.state);
+        let size = state.occupancy.size();
+        if square >= size.square_count() {
+            return Err(SquareOutOfRange { size, square });
+        }
+        let bit = 1u128 << square;
+        match reading {
+            Some(value) => {
+                state.stuck |= bit;
+                state.stuck_reading = state.stuck_reading & !bit | if value { bit } else { 0 };
+            }
+            None => state.stuck &= !bit,
+        }
+        Ok(())
+    }
+
+    /// Sends a Fault as the firmware would on detecting (or clearing) one. Returns `false` when
+    /// the controller is no longer running.
+    pub fn report_fault(&self, fault: Fault) -> bool {
+        self.peer.send(Message::Fault(fault))
+    }
+
+    /// Changes the hardware the controller has, as a different build of the robot would: commands
+    /// for what is missing are refused with `UNSUPPORTED` from now on, and the next Welcome
+    /// announces the new set.
+    pub fn set_capabilities(&self, capabilities: Capabilities) {
+        lock(&self.state).capabilities = capabilities;
+    }
+
+    /// Every eye image received, oldest first.
+    pub fn eyes(&self) -> Vec<Eyes> {
+        lock(&self.state).eyes.clone()
+    }
+
+    /// Every brow pose received, oldest first.
+    pub fn brows(&self) -> Vec<ServoCommand<BrowAngles>> {
+        lock(&self.state).brows.clone()
+    }
+
+    /// Every neck pose received, oldest first.
+    pub fn necks(&self) -> Vec<ServoCommand<NeckPose>> {
+        lock(&self.state).necks.clone()
+    }
+
+    /// How many scan requests were acted on: retransmitted requests count once.
+    pub fn scans_sent(&self) -> usize {
+        lock(&self.state).scans_sent
+    }
+
+    /// How many sessions the controller has given up (host silent, frames unanswered).
+    pub fn sessions_lost(&self) -> usize {
+        lock(&self.state).sessions_lost
+    }
+}

@@ -1,0 +1,10 @@
+//! Simulated devices that speak the real protocols, so the daemon's drivers are tested on the
+//! same bytes a firmware sends, over an in-memory pipe or a pseudo-terminal.
+//!
+//! - [`board`]: a board controller with Hall sensors, buttons and a face, set by the test through
+//!   a [`SimBoardHandle`](board::SimBoardHandle).
+//! - [`faulty_io`]: a byte stream wrapper that drops and corrupts bytes with a seeded generator,
+//!   so fault tests replay exactly.
+
+pub mod board;
+pub mod faulty_io;
