@@ -22,6 +22,7 @@ pub mod game;
 mod geometry;
 mod movegen;
 mod moves;
+pub mod network;
 pub mod notation;
 pub mod pdn;
 mod perft;
