@@ -15,7 +15,8 @@ use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -103,6 +104,31 @@ fn probability(text: &str) -> Result<f64, String> {
 /// Search depth of each level; the network-based levels replace this table later.
 fn depth_of_level(level: u8) -> u32 {
     [1, 2, 6, 8, 10][usize::from(level.clamp(1, 5)) - 1]
+}
+
+/// Searches with `limits`, stopped early if it takes longer than `budget` (`play.move_time_ms`):
+/// a timer thread raises the stop flag unless the search finishes first.
+fn search_within(
+    searcher: &mut Searcher,
+    position: &engine::Position,
+    history: &[engine::Position],
+    limits: Limits,
+    budget: Duration,
+) -> engine::search::SearchResult {
+    let stop = Arc::new(AtomicBool::new(false));
+    let (finished, wait) = mpsc::channel::<()>();
+    let timer = {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            if wait.recv_timeout(budget) == Err(mpsc::RecvTimeoutError::Timeout) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        })
+    };
+    let result = searcher.search(position, history, limits, &stop);
+    drop(finished);
+    let _ = timer.join();
+    result
 }
 
 /// Counts for the closing summary.
@@ -348,9 +374,8 @@ impl Simulation<'_> {
                     depth: depth_of_level(self.settings.play.level),
                     nodes: 2_000_000,
                 };
-                let result =
-                    self.searcher
-                        .search(&position, &history, limits, &AtomicBool::new(false));
+                let budget = Duration::from_millis(self.settings.play.move_time_ms);
+                let result = search_within(&mut self.searcher, &position, &history, limits, budget);
                 let think_ms = clock.elapsed().as_millis() as u64;
                 self.advance(1_500);
                 let mv = result
