@@ -26,13 +26,15 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use engine::{SquareNotation, Variant, fen, notation};
+
+mod support;
 use serde_json::Value;
 
 const PYDRAUGHTS_VERSION: &str = "0.6.7";
@@ -40,7 +42,6 @@ const SCRIPT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/oracle/pydraughts_games.py"
 );
-const VENV: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/oracles/pydraughts");
 
 /// pydraughts' variant names, and ours.
 const VARIANTS: [(&str, &str); 5] = [
@@ -71,60 +72,12 @@ fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
     )
 }
 
-fn venv_python(venv: &Path) -> PathBuf {
-    if cfg!(windows) {
-        venv.join("Scripts").join("python.exe")
-    } else {
-        venv.join("bin").join("python")
-    }
-}
-
-fn run(command: &mut Command, what: &str) {
-    let output = command
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: could not run {command:?}: {e}"));
-    assert!(
-        output.status.success(),
-        "{what}: {command:?} failed ({})\n--- stdout\n{}\n--- stderr\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr),
-    );
-}
-
 /// The Python interpreter of a virtual environment holding pydraughts, made on first use.
 fn pydraughts_python() -> PathBuf {
-    let venv = PathBuf::from(VENV);
-    let python = venv_python(&venv);
-    let stamp = venv.join(format!("pydraughts-{PYDRAUGHTS_VERSION}.installed"));
-    if stamp.exists() && python.exists() {
-        return python;
-    }
-    // A leftover from an interrupted installation: start again.
-    if venv.exists() {
-        std::fs::remove_dir_all(&venv)
-            .unwrap_or_else(|e| panic!("cannot remove the old virtual environment {VENV}: {e}"));
-    }
-    std::fs::create_dir_all(venv.parent().unwrap()).unwrap();
-    let base = std::env::var("PYTHON3").unwrap_or_else(|_| "python3".to_owned());
-    eprintln!("creating a virtual environment for pydraughts in {VENV}");
-    run(
-        Command::new(&base).args(["-m", "venv"]).arg(&venv),
-        "creating a Python virtual environment for the pydraughts oracle \
-         (needs python3 with the venv module; set PYTHON3 to choose the interpreter)",
-    );
-    run(
-        Command::new(&python).args([
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            &format!("pydraughts=={PYDRAUGHTS_VERSION}"),
-        ]),
-        &format!("installing pydraughts=={PYDRAUGHTS_VERSION} from PyPI into {VENV}"),
-    );
-    std::fs::write(&stamp, "").unwrap();
-    python
+    support::python::venv(
+        "pydraughts",
+        &[&format!("pydraughts=={PYDRAUGHTS_VERSION}")],
+    )
 }
 
 /// Games `first..first + count` of one variant, played by one Python process.

@@ -7,6 +7,7 @@
 //! virtual environment (see `network_support`).
 
 mod network_support;
+mod support;
 
 use std::path::{Path, PathBuf};
 

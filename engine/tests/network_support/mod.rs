@@ -8,7 +8,6 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Mutex, PoisonError};
 
 /// The runtime the tests load: the same wheel the project's setup installs.
 pub const ONNXRUNTIME: &str = "onnxruntime==1.32.0";
@@ -18,65 +17,8 @@ const SCRIPT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../training/make_test_model.py"
 );
-const ROOT: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/oracles");
-
-/// Serialises installations within one test process.
-static INSTALL: Mutex<()> = Mutex::new(());
-
-fn venv_python(venv: &Path) -> PathBuf {
-    if cfg!(windows) {
-        venv.join("Scripts").join("python.exe")
-    } else {
-        venv.join("bin").join("python")
-    }
-}
-
-fn run(command: &mut Command, what: &str) -> String {
-    let output = command
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: could not run {command:?}: {e}"));
-    assert!(
-        output.status.success(),
-        "{what}: {command:?} failed ({})\n--- stdout\n{}\n--- stderr\n{}",
-        output.status,
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr),
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-/// The Python of a virtual environment named `name` holding `packages`, made on first use.
-pub fn python(name: &str, packages: &[&str]) -> PathBuf {
-    let _lock = INSTALL.lock().unwrap_or_else(PoisonError::into_inner);
-    let venv = Path::new(ROOT).join(name);
-    let python = venv_python(&venv);
-    let stamp = venv.join(format!("{}.installed", packages.join("+")));
-    if stamp.exists() && python.exists() {
-        return python;
-    }
-    // A leftover from an interrupted installation: start again.
-    if venv.exists() {
-        std::fs::remove_dir_all(&venv).unwrap();
-    }
-    std::fs::create_dir_all(ROOT).unwrap();
-    let base = std::env::var("PYTHON3").unwrap_or_else(|_| "python3".to_owned());
-    eprintln!(
-        "creating a virtual environment with {packages:?} in {}",
-        venv.display()
-    );
-    run(
-        Command::new(&base).args(["-m", "venv"]).arg(&venv),
-        "creating a Python virtual environment (needs python3 with the venv module)",
-    );
-    run(
-        Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet"])
-            .args(packages),
-        &format!("installing {packages:?} from PyPI into {}", venv.display()),
-    );
-    std::fs::write(&stamp, "").unwrap();
-    python
-}
+use crate::support::python::run;
+pub use crate::support::python::venv as python;
 
 /// The `libonnxruntime.so.*` shipped in the `onnxruntime` wheel of a virtual environment.
 pub fn wheel_library(python: &Path) -> PathBuf {

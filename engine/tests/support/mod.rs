@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: a reproducible generator and random games.
 #![allow(dead_code, reason = "each test file uses part of the helpers")]
 
+pub mod python;
+
 use engine::{Game, Position};
 
 /// A small deterministic generator (Knuth's MMIX LCG), so a failing seed replays exactly.
