@@ -14,8 +14,9 @@ pub const MAX_LANDINGS: usize = 32;
 /// Identity is (from, to, captured set, promotion), as the rules and published perft counts
 /// define it: two capture paths that take the same pieces between the same squares are one
 /// move. The path is kept for display and for the arm, but does not take part in equality.
-/// Promotion takes part because in Russian draughts one path may pass the crowning row and
-/// another not, and those leave different positions.
+/// Promotion takes part as a guard only: in the supported variants it follows from the other
+/// three (see ARCHITECTURE.md), but a move that crowns and one that does not must never
+/// compare equal.
 #[derive(Clone, Copy)]
 pub struct Move {
     from: Square,
