@@ -6,7 +6,7 @@
 //! The layout is versioned ([`ENCODING_VERSION`]) and described for model authors in
 //! `models/README.md`; a model states the version it was trained for in its ONNX metadata.
 //!
-//! Everything here is pure except [`runtime`] (feature `onnx`), which loads ONNX Runtime and a
+//! Everything here is pure except `runtime` (feature `onnx`), which loads ONNX Runtime and a
 //! model file. It is behind a feature because it is the only part of the engine that does I/O
 //! and because it pulls in `ort`, which the rules engine's users do not need.
 

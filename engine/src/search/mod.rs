@@ -9,6 +9,7 @@
 
 mod eval;
 mod hash;
+pub mod mcts;
 mod tt;
 
 use std::sync::atomic::{AtomicBool, Ordering};
