@@ -5,6 +5,7 @@ mod host;
 mod rng;
 mod sim;
 
+use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -32,6 +33,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Warnings from the libraries (no sound card, a line missing from a pack) go to stderr;
+    // RUST_LOG=debug (or any filter) shows more.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(&args),
