@@ -73,6 +73,17 @@ pub enum Mistake {
 }
 
 impl Mistake {
+    /// Every reason, in declaration order.
+    pub const ALL: [Mistake; 7] = [
+        Mistake::MustCapture,
+        Mistake::CaptureNotFinished,
+        Mistake::NotMajorityCapture,
+        Mistake::MovedBackwards,
+        Mistake::MovedRobotPiece,
+        Mistake::NotAMove,
+        Mistake::CapturesNotRemoved,
+    ];
+
     /// Whether this breaks the rules (and so upsets the robot) rather than just leaving the
     /// board to tidy.
     pub fn breaks_rules(self) -> bool {

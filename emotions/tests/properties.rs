@@ -24,15 +24,7 @@ struct Turn {
     end: Option<Outcome>,
 }
 
-const MISTAKES: [Mistake; 7] = [
-    Mistake::MustCapture,
-    Mistake::CaptureNotFinished,
-    Mistake::NotMajorityCapture,
-    Mistake::MovedBackwards,
-    Mistake::MovedRobotPiece,
-    Mistake::NotAMove,
-    Mistake::CapturesNotRemoved,
-];
+const MISTAKES: [Mistake; 7] = Mistake::ALL;
 
 fn any_turn() -> impl Strategy<Value = Turn> {
     (

@@ -15,6 +15,8 @@ use hal::{BoardSize, Occupancy};
 use proptest::prelude::*;
 use tokio_util::codec::{Decoder, Encoder, FramedRead, FramedWrite};
 
+mod support;
+
 type Item = Result<Frame, FrameError>;
 
 fn wire(frame: Frame) -> Vec<u8> {
@@ -50,30 +52,7 @@ fn decode_all(bytes: &[u8]) -> Vec<Item> {
 /// Decodes `bytes` arriving in chunks of the given sizes (cycled), as a transport delivers
 /// them, checking after each chunk that the codec holds no more than one frame's worth.
 fn decode_in_chunks(bytes: &[u8], chunk_sizes: &[usize]) -> Vec<Item> {
-    let mut codec = ControllerCodec::new();
-    let mut buffer = BytesMut::new();
-    let mut items = Vec::new();
-    let mut rest = bytes;
-    for &size in chunk_sizes.iter().cycle() {
-        if rest.is_empty() {
-            break;
-        }
-        let (chunk, tail) = rest.split_at(size.clamp(1, rest.len()));
-        rest = tail;
-        buffer.extend_from_slice(chunk);
-        while let Some(item) = codec.decode(&mut buffer).unwrap() {
-            items.push(item);
-        }
-        assert!(
-            buffer.len() <= MAX_ENCODED_LEN,
-            "codec holds {} bytes",
-            buffer.len()
-        );
-    }
-    while let Some(item) = codec.decode_eof(&mut buffer).unwrap() {
-        items.push(item);
-    }
-    items
+    support::decode_in_chunks(ControllerCodec::new(), bytes, chunk_sizes, MAX_ENCODED_LEN)
 }
 
 fn ok_frames(items: &[Item]) -> Vec<Frame> {

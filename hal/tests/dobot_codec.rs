@@ -8,6 +8,8 @@ use hal::dobot::{
 use proptest::prelude::*;
 use tokio_util::codec::{Decoder, Encoder};
 
+mod support;
+
 type Item = Result<DobotFrame, DobotFrameError>;
 
 /// `GetPose` as every public driver sends it.
@@ -37,27 +39,8 @@ fn decode_all(bytes: &[u8]) -> Vec<Item> {
 }
 
 fn decode_in_chunks(bytes: &[u8], chunk_sizes: &[usize]) -> Vec<Item> {
-    let mut codec = DobotCodec::new();
-    let mut buffer = BytesMut::new();
-    let mut items = Vec::new();
-    let mut rest = bytes;
-    for &size in chunk_sizes.iter().cycle() {
-        if rest.is_empty() {
-            break;
-        }
-        let (chunk, tail) = rest.split_at(size.clamp(1, rest.len()));
-        rest = tail;
-        buffer.extend_from_slice(chunk);
-        while let Some(item) = codec.decode(&mut buffer).unwrap() {
-            items.push(item);
-        }
-        // A frame the codec accepts is at most 3 + 2 + 64 + 1 bytes.
-        assert!(buffer.len() <= 70, "codec holds {} bytes", buffer.len());
-    }
-    while let Some(item) = codec.decode_eof(&mut buffer).unwrap() {
-        items.push(item);
-    }
-    items
+    // A frame the codec accepts is at most 3 + 2 + 64 + 1 bytes.
+    support::decode_in_chunks(DobotCodec::new(), bytes, chunk_sizes, 70)
 }
 
 fn ok_frames(items: &[Item]) -> Vec<DobotFrame> {

@@ -9,15 +9,7 @@ use rodio::{Decoder, Source};
 use sounds::{Language, Library};
 
 /// Every reason, so a new `Mistake` without lines fails here: `position` stops compiling.
-const MISTAKES: [Mistake; 7] = [
-    Mistake::MustCapture,
-    Mistake::CaptureNotFinished,
-    Mistake::NotMajorityCapture,
-    Mistake::MovedBackwards,
-    Mistake::MovedRobotPiece,
-    Mistake::NotAMove,
-    Mistake::CapturesNotRemoved,
-];
+const MISTAKES: [Mistake; 7] = Mistake::ALL;
 
 fn position(mistake: Mistake) -> usize {
     match mistake {
