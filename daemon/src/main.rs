@@ -3,6 +3,7 @@
 mod commands;
 mod host;
 mod rng;
+mod robot;
 mod sim;
 
 use std::io::IsTerminal as _;

@@ -1,6 +1,7 @@
 //! checkerbot's hardware layer: what the daemon needs to drive the robot's devices without
 //! knowing whether they are real or simulated.
 //!
+//! - [`arm`]: calibration of the board under the arm, kinematics, and pick-and-place plans.
 //! - [`device`]: one trait per device ([`Arm`](device::Arm),
 //!   [`BoardSensor`](device::BoardSensor), [`Face`](device::Face)) and the values they exchange.
 //! - [`Error`], [`ErrorKind`], [`ErrorType`]: the error contract every driver follows.
@@ -10,7 +11,9 @@
 //! - [`sim`]: simulated devices speaking the real protocols, and fault injection.
 #![warn(missing_docs)]
 
+pub mod arm;
 pub mod controller;
+pub mod debounce;
 pub mod device;
 pub mod dobot;
 mod error;

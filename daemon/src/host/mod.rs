@@ -15,6 +15,9 @@ use emotions::{Evaluation, Input, LineRequest, Millis, Mind};
 use engine::recognition::{self, MistakeKind, Recognition};
 use engine::{Bitboard, Color, Game, GameResult, Move, Position, Variant, notation};
 
+/// The change of intensity that is logged as a new expression.
+const EXPRESSION_LOG_STEP: f32 = 0.1;
+
 /// Which colour the robot plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RobotColor {
@@ -133,6 +136,8 @@ pub struct Host {
     games_started: u32,
     prediction: Option<Prediction>,
     last_face: Option<emotions::Face>,
+    /// The expression last written to the event log.
+    logged_expression: Option<emotions::Expression>,
 }
 
 impl Host {
@@ -148,6 +153,7 @@ impl Host {
             games_started: 0,
             prediction: None,
             last_face: None,
+            logged_expression: None,
         }
     }
 
@@ -357,6 +363,41 @@ impl Host {
         self.feel_with_detail(Input::BoardMismatch, Some(detail), now, out);
     }
 
+    /// Ends the game in progress without a result (the ply limit, the operator asked for a new
+    /// game, the visitor walked away): archives it as unfinished and waits for the board to be
+    /// set up. Late search or arm results for the old game are ignored.
+    pub fn abandon(&mut self, reason: &str, now: Millis) -> Vec<Action> {
+        let mut out = Vec::new();
+        if self.state == State::WaitingForSetup {
+            return out;
+        }
+        out.push(Action::GameFinished { pdn: self.record() });
+        out.push(Action::Log(LogEvent::GameOver {
+            result: "*".to_owned(),
+            reason: reason.to_owned(),
+            pdn: None,
+        }));
+        self.feel(Input::GameOver(emotions::Outcome::Draw), now, &mut out);
+        self.state = State::WaitingForSetup;
+        out
+    }
+
+    /// The game so far as PDN, with the players' names.
+    fn record(&self) -> String {
+        let (white, black) = match self.robot {
+            Color::White => ("checkerbot", "visitor"),
+            Color::Black => ("visitor", "checkerbot"),
+        };
+        engine::pdn::write(
+            &self.game,
+            &[
+                ("Event", "checkerbot exhibition"),
+                ("White", white),
+                ("Black", black),
+            ],
+        )
+    }
+
     fn after_robot_move(&mut self, now: Millis, out: &mut Vec<Action>) {
         if !self.check_game_over(now, out) {
             self.state = State::VisitorTurn;
@@ -375,19 +416,7 @@ impl Host {
             GameResult::Win(color) => (result_token(color), emotions::Outcome::Loss),
             GameResult::Draw => ("1/2-1/2", emotions::Outcome::Draw),
         };
-        let (white, black) = match self.robot {
-            Color::White => ("checkerbot", "visitor"),
-            Color::Black => ("visitor", "checkerbot"),
-        };
-        let pdn = engine::pdn::write(
-            &self.game,
-            &[
-                ("Event", "checkerbot exhibition"),
-                ("White", white),
-                ("Black", black),
-            ],
-        );
-        out.push(Action::GameFinished { pdn });
+        out.push(Action::GameFinished { pdn: self.record() });
         out.push(Action::Log(LogEvent::GameOver {
             result: result.to_owned(),
             reason: outcome.reason.to_string(),
@@ -412,17 +441,22 @@ impl Host {
     ) {
         let output = self.mind.step(input, now);
         if self.last_face != Some(output.face) {
-            let changed = self
-                .last_face
-                .is_none_or(|f| f.expression != output.face.expression);
             self.last_face = Some(output.face);
             out.push(Action::Face(output.face));
-            if changed {
-                out.push(Action::Log(LogEvent::Expression {
-                    emotion: output.face.expression.emotion.as_str().to_owned(),
-                    intensity: output.face.expression.intensity,
-                }));
-            }
+        }
+        // The log records a new emotion, or an intensity that moved visibly; not every step of a
+        // mood fading on the clock.
+        let expression = output.face.expression;
+        let logged = self.logged_expression.is_some_and(|last| {
+            last.emotion == expression.emotion
+                && (last.intensity - expression.intensity).abs() < EXPRESSION_LOG_STEP
+        });
+        if !logged {
+            self.logged_expression = Some(expression);
+            out.push(Action::Log(LogEvent::Expression {
+                emotion: expression.emotion.as_str().to_owned(),
+                intensity: expression.intensity,
+            }));
         }
         if let Some(request) = output.line {
             out.push(Action::Say { request, detail });

@@ -1,37 +1,48 @@
 //! `checkerbot sim`: the whole robot against simulated hardware and a simulated visitor.
 //!
-//! The host state machine runs exactly as on the robot; the simulated arm moves pieces on a
-//! simulated board (a failed pick leaves the piece where it was), the simulated Hall sensors
-//! report that board, and the face and voice are shown in the terminal. The clock is virtual:
-//! `--fast` runs as fast as the machine allows, otherwise short pauses let a person watch.
+//! The robot's loop runs exactly as on the robot. The board controller is `hal`'s simulator
+//! (Hall sensors, button, eyes, brows, neck) and the robot talks to it through the real
+//! controller protocol (framing, CRC, acknowledgements, heartbeats) over an in-memory byte
+//! stream, damaged on purpose with `--faults`. The simulated arm moves the magnets on that
+//! board (a failed pick leaves the piece where it was); the simulated people set the board up,
+//! play the visitor's moves and press the button.
 //!
-//! This first simulation runs the devices in-process; driving them through the controller
-//! protocol over a pseudo-terminal comes with the hardware layer's simulators.
+//! `--fast` runs on tokio's paused clock: time jumps ahead whenever every task waits, so a game
+//! takes as long as its computation, and the same seed replays the same run. Without it the
+//! clock is real and the pace is a person's.
 
+mod hand_arm;
+mod people;
+mod screen;
 mod visitor;
 mod world;
 
-use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use checkerbot_config::RobotSide;
-use emotions::{Frame, Millis, Mind};
-use engine::search::{Limits, Searcher};
+use emotions::Mind;
 use engine::{Color, Variant};
-use serde_json::json;
+use hal::controller::device::{ControllerDevice, DeviceConfig};
+use hal::controller::link::{LinkConfig, connect};
+use hal::controller::peer::PeerConfig;
+use hal::debounce::DebounceConfig;
+use hal::sim::board::{SimBoardHandle, sim_board};
+use hal::sim::faulty_io::{ByteFaults, FaultyIo};
 use sounds::{Language, Library, Speaker, Voice};
+use tokio::sync::broadcast;
 
-use crate::host::{Action, Event, Host, LogEvent, RobotColor, SearchReply, Waiting};
+use crate::host::{Host, RobotColor};
 use crate::rng::SplitMix;
-use visitor::{Turn, Visitor, VisitorKind};
+use crate::robot::{EventLog, LoopConfig, Player, Robot, Stats, ThinkOn, occupancy_map};
+use hand_arm::HandArm;
+use people::Pace;
+use screen::Screen;
+use visitor::{Visitor, VisitorKind};
 use world::World;
-
 /// Arguments of `checkerbot sim`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -101,99 +112,6 @@ fn probability(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Search depth of each level; the network-based levels replace this table later.
-fn depth_of_level(level: u8) -> u32 {
-    [1, 2, 6, 8, 10][usize::from(level.clamp(1, 5)) - 1]
-}
-
-/// Searches with `limits`, stopped early if it takes longer than `budget` (`play.move_time_ms`):
-/// a timer thread raises the stop flag unless the search finishes first.
-fn search_within(
-    searcher: &mut Searcher,
-    position: &engine::Position,
-    history: &[engine::Position],
-    limits: Limits,
-    budget: Duration,
-) -> engine::search::SearchResult {
-    let stop = Arc::new(AtomicBool::new(false));
-    let (finished, wait) = mpsc::channel::<()>();
-    let timer = {
-        let stop = Arc::clone(&stop);
-        std::thread::spawn(move || {
-            if wait.recv_timeout(budget) == Err(mpsc::RecvTimeoutError::Timeout) {
-                stop.store(true, Ordering::Relaxed);
-            }
-        })
-    };
-    let result = searcher.search(position, history, limits, &stop);
-    drop(finished);
-    let _ = timer.join();
-    result
-}
-
-/// Counts for the closing summary.
-#[derive(Debug, Default)]
-struct Summary {
-    robot_wins: u32,
-    visitor_wins: u32,
-    draws: u32,
-    unfinished: u32,
-    mistakes: u32,
-    mismatches: u32,
-    plies: usize,
-}
-
-/// Where the human-readable view goes: stdout, or stderr when stdout carries the event log.
-struct Screen {
-    out: Box<dyn Write>,
-}
-
-impl Screen {
-    fn line(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
-    }
-}
-
-/// The JSON-lines event log.
-struct EventLog {
-    out: Option<Box<dyn Write>>,
-}
-
-impl EventLog {
-    fn write(&mut self, now: Millis, event: &LogEvent) -> anyhow::Result<()> {
-        if let Some(out) = &mut self.out {
-            let mut value = serde_json::to_value(event)?;
-            value["t"] = json!(now.0);
-            serde_json::to_writer(&mut *out, &value)?;
-            out.write_all(b"\n")?;
-            out.flush().context("writing the event log")?;
-        }
-        Ok(())
-    }
-}
-
-/// Everything one simulation run holds.
-struct Simulation<'a> {
-    args: &'a Args,
-    /// The settings with the command line's overrides applied.
-    settings: checkerbot_config::Settings,
-    robot: RobotColor,
-    host: Host,
-    visitor: Visitor,
-    world: World,
-    searcher: Searcher,
-    voice: Voice,
-    face: Option<emotions::Face>,
-    rng: SplitMix,
-    arm_rng: SplitMix,
-    log: EventLog,
-    screen: Screen,
-    summary: Summary,
-    now: Millis,
-    queue: VecDeque<Event>,
-    games_done: u32,
-}
-
 /// The settings file and environment, with the command line's overrides applied.
 fn resolve_settings(args: &Args) -> anyhow::Result<(checkerbot_config::Settings, RobotColor)> {
     let mut settings =
@@ -217,35 +135,75 @@ fn resolve_settings(args: &Args) -> anyhow::Result<(checkerbot_config::Settings,
 
 /// Runs the command.
 pub fn run(args: &Args) -> anyhow::Result<()> {
-    let to_stdout = args.events.as_deref() == Some(std::path::Path::new("-"));
-    let log = EventLog {
-        out: match &args.events {
-            None => None,
-            Some(_) if to_stdout => Some(Box::new(io::stdout())),
-            Some(path) => Some(Box::new(BufWriter::new(
-                File::create(path).with_context(|| format!("creating {}", path.display()))?,
-            ))),
-        },
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .start_paused(args.fast)
+        .build()
+        .context("starting the async runtime")?;
+    let started = Instant::now();
+    let (stats, mut summary) = runtime.block_on(simulate(args))?;
+    summary.line(&format!(
+        "{} games: robot {} wins, visitor {} wins, {} draws, {} unfinished; {} visitor mistakes answered, {} board mismatches, {} faults; {} plies in {:.1} s",
+        stats.games + stats.unfinished,
+        stats.robot_wins,
+        stats.visitor_wins,
+        stats.draws,
+        stats.unfinished,
+        stats.mistakes_total(),
+        stats.board_mismatches,
+        stats.faults,
+        stats.plies,
+        started.elapsed().as_secs_f64()
+    ));
+    Ok(())
+}
+
+/// Where the human-readable view goes: stdout, or stderr when stdout carries the event log.
+fn screen_output(args: &Args) -> Box<dyn Write> {
+    if args.events.as_deref() == Some(std::path::Path::new("-")) {
+        Box::new(io::stderr())
+    } else {
+        Box::new(io::stdout())
+    }
+}
+
+/// Starts a simulated board controller and connects to it through the controller protocol
+/// over an in-memory byte stream. `faults` damages bytes in both directions; the protocol must
+/// cope.
+async fn connect_sim_board(
+    variant: Variant,
+    faults: f64,
+    rng: &mut SplitMix,
+) -> anyhow::Result<(SimBoardHandle, ControllerDevice)> {
+    let (host_io, controller_io) = tokio::io::duplex(4096);
+    let byte_fault = faults / 200.0;
+    let faults = |seed| ByteFaults {
+        seed,
+        drop: byte_fault,
+        corrupt: byte_fault,
     };
-    let screen = Screen {
-        out: if to_stdout {
-            Box::new(io::stderr())
-        } else {
-            Box::new(io::stdout())
-        },
-    };
-    let (settings, robot) = resolve_settings(args)?;
-    let mut rng = SplitMix::new(args.seed);
-    let host = Host::new(
-        settings.game.variant,
-        robot,
-        Mind::new(settings.emotions.clone(), rng.next_u64()),
+    let empty = occupancy_map::to_occupancy(variant.geometry(), engine::Bitboard::EMPTY);
+    let (board, controller) = sim_board(
+        FaultyIo::new(controller_io, faults(rng.next_u64())),
+        empty,
+        PeerConfig::default(),
     );
-    let visitor = Visitor::new(args.visitor.clone(), rng.next_u64(), args.mistakes)?;
-    let arm_rng = SplitMix::new(rng.next_u64());
-    // A watched simulation speaks through the sound card when there is one; a fast one is
-    // silent. Either way every line goes to the screen and the event log.
-    let speaker = if args.fast {
+    tokio::spawn(controller.run());
+    let connection = connect(
+        FaultyIo::new(host_io, faults(rng.next_u64())),
+        LinkConfig::default(),
+    )
+    .await
+    .context("connecting to the simulated board controller")?;
+    let (device, link) = ControllerDevice::new(connection, DeviceConfig::default());
+    tokio::spawn(link.run());
+    Ok((board, device))
+}
+
+/// The robot's voice: through the sound card when there is one and someone watches, silent in
+/// a fast run. Either way every line goes to the screen and the event log.
+fn voice(settings: &checkerbot_config::Settings, fast: bool, seed: u64) -> anyhow::Result<Voice> {
+    let speaker = if fast {
         Speaker::silent()
     } else {
         Speaker::open(settings.sounds.volume)
@@ -255,224 +213,102 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         settings.sounds.overrides_dir.as_deref(),
     )
     .context("loading the voice packs")?;
-    let voice = Voice::new(library, speaker, &settings.sounds, rng.next_u64());
-    let mut sim = Simulation {
-        args,
-        settings,
-        robot,
-        host,
-        visitor,
-        world: World::default(),
-        searcher: Searcher::new(16),
-        voice,
-        face: None,
-        rng,
-        arm_rng,
-        log,
-        screen,
-        summary: Summary::default(),
-        now: Millis(0),
-        queue: VecDeque::new(),
-        games_done: 0,
-    };
-    let started = Instant::now();
-    while sim.games_done < args.games {
-        let Some(event) = sim.queue.pop_front() else {
-            if sim.people_act()? {
-                continue;
-            }
-            break;
-        };
-        let is_tick = event == Event::Tick;
-        for action in sim.host.handle(event, sim.now) {
-            sim.perform(action)?;
-        }
-        if !is_tick {
-            // Time passes after everything that happens: moods fade, idle lines come.
-            sim.queue.push_back(Event::Tick);
-        }
-    }
-    let summary = &sim.summary;
-    sim.screen.line(&format!(
-        "{} games: robot {} wins, visitor {} wins, {} draws, {} unfinished; {} visitor mistakes answered, {} board mismatches; {} plies in {:.1} s",
-        sim.games_done,
-        summary.robot_wins,
-        summary.visitor_wins,
-        summary.draws,
-        summary.unfinished,
-        summary.mistakes,
-        summary.mismatches,
-        summary.plies,
-        started.elapsed().as_secs_f64()
-    ));
-    Ok(())
+    Ok(Voice::new(library, speaker, &settings.sounds, seed))
 }
 
-impl Simulation<'_> {
-    fn pause(&self, ms: u64) {
-        if !self.args.fast {
-            std::thread::sleep(Duration::from_millis(ms));
-        }
+/// Builds the simulated devices and people, runs the robot against them, and returns its
+/// counters and a screen for the summary.
+async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
+    let (settings, robot_color) = resolve_settings(args)?;
+    let variant = settings.game.variant;
+    let mut rng = SplitMix::new(args.seed);
+    let host = Host::new(
+        variant,
+        robot_color,
+        Mind::new(settings.emotions.clone(), rng.next_u64()),
+    );
+    let visitor = Visitor::new(args.visitor.clone(), rng.next_u64(), args.mistakes)?;
+
+    let (board, device) = connect_sim_board(variant, args.faults, &mut rng).await?;
+
+    let world = World::new(board.clone(), variant);
+    let arm = HandArm::new(
+        world.clone(),
+        rng.next_u64(),
+        args.faults,
+        Duration::from_millis(if args.fast { 4_000 } else { 1_000 }),
+    );
+
+    let voice = voice(&settings, args.fast, rng.next_u64())?;
+    let config = LoopConfig {
+        debounce: DebounceConfig {
+            agreeing_reads: settings.sensor.debounce_reads,
+            interval: Duration::from_millis(settings.sensor.read_interval_ms),
+            flicker_fault_after: Duration::from_millis(settings.sensor.flicker_fault_ms),
+        },
+        setup_poll: Duration::from_millis(500),
+        tick: Duration::from_millis(250),
+        move_time: Duration::from_millis(settings.play.move_time_ms),
+        think_on: if args.fast {
+            ThinkOn::LoopThread
+        } else {
+            ThinkOn::Worker
+        },
+        games: Some(args.games),
+        max_plies: args.max_plies,
+        face: settings.emotions.face.clone(),
+    };
+    let mut robot = Robot::new(
+        config,
+        host,
+        device,
+        arm,
+        Player::new(settings.play.level),
+        voice,
+    );
+    robot.observe(Box::new(Screen::new(
+        screen_output(args),
+        !args.fast,
+        settings.emotions.face.clone(),
+    )));
+    if let Some(path) = &args.events {
+        let out: Box<dyn Write> = if path.as_os_str() == "-" {
+            Box::new(io::stdout())
+        } else {
+            Box::new(BufWriter::new(
+                File::create(path).with_context(|| format!("creating {}", path.display()))?,
+            ))
+        };
+        robot.observe(Box::new(EventLog::new(out)));
     }
 
-    fn advance(&mut self, ms: u64) {
-        self.now = Millis(self.now.0 + ms);
-    }
-
-    /// The people at the board do what the host waits for; false when the visitor left.
-    fn people_act(&mut self) -> anyhow::Result<bool> {
-        match self.host.waiting_for() {
-            Waiting::Setup => {
-                self.world
-                    .set(&engine::Position::new(self.settings.game.variant));
-                self.queue.push_back(Event::Scan(self.world.occupancy()));
-            }
-            _ if self.host.game().moves().len() >= self.args.max_plies => {
-                self.screen.line(&format!(
-                    "the game reached {} plies: stopping it",
-                    self.args.max_plies
-                ));
-                self.summary.unfinished += 1;
-                self.summary.plies += self.host.game().moves().len();
-                self.games_done += 1;
-                let mind = Mind::new(self.settings.emotions.clone(), self.rng.next_u64());
-                self.host = Host::new(self.settings.game.variant, self.robot, mind);
-            }
-            Waiting::BoardFix(_) => {
-                // The robot's move is on the board wrongly: the visitor puts it right.
-                self.world.set(self.host.game().position());
-                self.advance(3_000);
-                self.queue.push_back(Event::Button(self.world.occupancy()));
-            }
-            Waiting::VisitorMove => {
-                let position = *self.host.game().position();
-                if self.visitor.is_person() {
-                    self.screen.line(&format!("{position}"));
-                }
-                self.advance(2_000);
-                match self.visitor.take_turn(&position, &mut self.world)? {
-                    Turn::Pressed => self.queue.push_back(Event::Button(self.world.occupancy())),
-                    Turn::Left => {
-                        self.screen.line("the visitor left");
-                        self.summary.unfinished += 1;
-                        return Ok(false);
-                    }
-                }
-                self.pause(300);
-            }
-            Waiting::Robot => unreachable!("the robot's search and arm answer at once here"),
+    let (shutdown, shutdown_rx) = broadcast::channel(1);
+    let pace = if args.fast {
+        Pace {
+            setup: Duration::from_secs(20),
+            visitor_move: Duration::from_secs(5),
+            board_fix: Duration::from_secs(5),
         }
-        Ok(true)
-    }
-
-    /// Carries out one of the host's actions with the simulated devices.
-    fn perform(&mut self, action: Action) -> anyhow::Result<()> {
-        match action {
-            Action::Search { position, history } => {
-                let clock = Instant::now();
-                let limits = Limits {
-                    depth: depth_of_level(self.settings.play.level),
-                    nodes: 2_000_000,
-                };
-                let budget = Duration::from_millis(self.settings.play.move_time_ms);
-                let result = search_within(&mut self.searcher, &position, &history, limits, budget);
-                let think_ms = clock.elapsed().as_millis() as u64;
-                self.advance(1_500);
-                let mv = result
-                    .best
-                    .context("the robot has no move in a game that goes on")?;
-                self.queue.push_back(Event::SearchDone(SearchReply {
-                    mv,
-                    v: result.win_probability,
-                    pv: result.pv,
-                    think_ms,
-                }));
-            }
-            Action::MoveArm { mv, .. } => {
-                self.advance(4_000);
-                if self.arm_rng.chance(self.args.faults) {
-                    // The suction cup did not hold the piece: nothing moved.
-                    let message = "failed pick: the piece stayed where it was".to_owned();
-                    self.log.write(self.now, &LogEvent::Fault { message })?;
-                } else {
-                    self.world.play(&mv);
-                    self.world.trophies += mv.captured().count();
-                }
-                self.pause(300);
-                self.queue.push_back(Event::ArmDone(self.world.occupancy()));
-            }
-            Action::Face(face) => self.face = Some(face),
-            Action::Say { request, detail } => {
-                let category = request.category.as_str();
-                let (id, text) = self.voice.speak(&request).map_or_else(
-                    || (String::new(), String::new()),
-                    |line| (line.id, line.text),
-                );
-                self.screen.line(&format!("robot says: {text}"));
-                if let Some(detail) = detail {
-                    self.screen.line(&format!("            ({detail})"));
-                }
-                let event = LogEvent::Voice {
-                    category: category.to_owned(),
-                    line: id,
-                    text,
-                };
-                self.log.write(self.now, &event)?;
-            }
-            Action::Log(event) => {
-                self.show(&event);
-                self.log.write(self.now, &event)?;
-            }
-            Action::GameFinished { .. } => {}
+    } else {
+        Pace {
+            setup: Duration::from_secs(1),
+            visitor_move: Duration::from_millis(800),
+            board_fix: Duration::from_secs(2),
         }
-        Ok(())
+    };
+    let people = tokio::spawn(people::act(
+        robot.stage(),
+        world,
+        board,
+        visitor,
+        pace,
+        shutdown.clone(),
+    ));
+    let mut stats = robot.run(shutdown_rx).await?;
+    // The people finish when the robot's stage closes; a script error surfaces here.
+    if people.await.context("the simulated people failed")?? {
+        stats.unfinished += 1;
     }
-
-    /// Shows a log event on screen and counts it for the summary.
-    fn show(&mut self, event: &LogEvent) {
-        match event {
-            LogEvent::VisitorMove { mv } => self.screen.line(&format!("visitor plays {mv}")),
-            LogEvent::RobotMove { mv, v, .. } => {
-                self.screen
-                    .line(&format!("robot plays {mv} (win probability {v:.2})"));
-                if !self.args.fast {
-                    self.screen
-                        .line(&format!("{}\n", self.host.game().position()));
-                }
-            }
-            LogEvent::Expression { emotion, intensity } => {
-                if let Some(face) = self.face.filter(|_| !self.args.fast) {
-                    // Shown with the eyes open, whatever the blink timing.
-                    let open = emotions::Face {
-                        eyes_closed: false,
-                        ..face
-                    };
-                    let frame = Frame::render(&open, &self.settings.emotions.face);
-                    let preview = frame.preview();
-                    self.screen
-                        .line(&format!("face: {emotion} {intensity:.1}\n{preview}"));
-                }
-            }
-            LogEvent::VisitorMistake { .. } => self.summary.mistakes += 1,
-            LogEvent::BoardMismatch { .. } => self.summary.mismatches += 1,
-            LogEvent::GameStarted { robot, game, .. } => {
-                self.screen
-                    .line(&format!("game {game}: the robot plays {robot}"));
-            }
-            LogEvent::GameOver { result, reason, .. } => {
-                self.screen.line(&format!("game over: {result} ({reason})"));
-                self.games_done += 1;
-                self.summary.plies += self.host.game().moves().len();
-                let robot = self.host.robot();
-                let robot_won = (result == "1-0" && robot == Color::White)
-                    || (result == "0-1" && robot == Color::Black);
-                match result.as_str() {
-                    "1/2-1/2" => self.summary.draws += 1,
-                    _ if robot_won => self.summary.robot_wins += 1,
-                    _ => self.summary.visitor_wins += 1,
-                }
-            }
-            _ => {}
-        }
-    }
+    let summary = Screen::new(screen_output(args), false, settings.emotions.face);
+    Ok((stats, summary))
 }

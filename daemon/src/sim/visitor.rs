@@ -2,10 +2,12 @@
 
 use std::io::BufRead;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use engine::search::{Limits, Searcher};
-use engine::{Color, Direction, Move, Piece, Position, Role, notation};
+use engine::{Color, Direction, Move, Position, notation};
+use tokio::sync::mpsc;
 
 use super::world::World;
 use crate::rng::SplitMix;
@@ -54,10 +56,9 @@ pub struct Visitor {
     rng: SplitMix,
     mistakes: f64,
     searcher: Searcher,
-    /// Actions still to perform (script lines, or lines typed at the terminal).
-    pending: Vec<String>,
     script: Option<std::vec::IntoIter<String>>,
-    in_hand: Option<Piece>,
+    /// Lines typed at the terminal, read by a thread so the robot keeps running meanwhile.
+    typed: Option<mpsc::UnboundedReceiver<String>>,
 }
 
 impl std::fmt::Debug for Visitor {
@@ -77,7 +78,7 @@ enum Action {
     Place(engine::Square),
     Move(engine::Square, engine::Square),
     Press,
-    Wait,
+    Wait(Duration),
     Play(Move),
 }
 
@@ -100,9 +101,8 @@ impl Visitor {
             rng: SplitMix::new(seed),
             mistakes,
             searcher: Searcher::new(4),
-            pending: Vec::new(),
             script,
-            in_hand: None,
+            typed: None,
         })
     }
 
@@ -112,10 +112,14 @@ impl Visitor {
     }
 
     /// Plays the visitor's turn in `position`: maybe a mistake first, then a legal move.
-    pub fn take_turn(&mut self, position: &Position, world: &mut World) -> anyhow::Result<Turn> {
+    pub async fn take_turn(
+        &mut self,
+        position: &Position,
+        world: &mut World,
+    ) -> anyhow::Result<Turn> {
         match self.kind {
             VisitorKind::Stdin | VisitorKind::Script(_) => {
-                return self.follow_actions(position, world);
+                return self.follow_actions(position, world).await;
             }
             VisitorKind::Engine | VisitorKind::Random => {}
         }
@@ -172,8 +176,8 @@ impl Visitor {
         if !robot_steps.is_empty() {
             options.push(Box::new(move |w, r| {
                 let (from, to) = robot_steps[r.below(robot_steps.len())];
-                if let Some(piece) = w.lift(from) {
-                    w.place(to, piece);
+                if w.lift(from) {
+                    w.place(to);
                 }
             }));
         }
@@ -181,8 +185,8 @@ impl Visitor {
         if legal.iter().any(Move::is_capture) && !quiet_steps.is_empty() {
             options.push(Box::new(move |w, r| {
                 let (from, to) = quiet_steps[r.below(quiet_steps.len())];
-                if let Some(piece) = w.lift(from) {
-                    w.place(to, piece);
+                if w.lift(from) {
+                    w.place(to);
                 }
             }));
         }
@@ -190,8 +194,8 @@ impl Visitor {
         if !back_steps.is_empty() && !legal.iter().any(Move::is_capture) {
             options.push(Box::new(move |w, r| {
                 let (from, to) = back_steps[r.below(back_steps.len())];
-                if let Some(piece) = w.lift(from) {
-                    w.place(to, piece);
+                if w.lift(from) {
+                    w.place(to);
                 }
             }));
         }
@@ -200,8 +204,8 @@ impl Visitor {
             options.push(Box::new(move |w, r| {
                 // The capture made, but the captured pieces left standing.
                 let mv = captures[r.below(captures.len())];
-                if let Some(piece) = w.lift(mv.from()) {
-                    w.place(mv.to(), piece);
+                if w.lift(mv.from()) {
+                    w.place(mv.to());
                 }
             }));
         }
@@ -216,9 +220,13 @@ impl Visitor {
     }
 
     /// Runs script or terminal actions until the button is pressed.
-    fn follow_actions(&mut self, position: &Position, world: &mut World) -> anyhow::Result<Turn> {
+    async fn follow_actions(
+        &mut self,
+        position: &Position,
+        world: &mut World,
+    ) -> anyhow::Result<Turn> {
         loop {
-            let Some(line) = self.next_line()? else {
+            let Some(line) = self.next_line().await else {
                 return Ok(Turn::Left);
             };
             let line = line.trim();
@@ -231,40 +239,44 @@ impl Visitor {
                     world.play(&mv);
                     return Ok(Turn::Pressed);
                 }
-                Ok(Action::Lift(sq)) => self.in_hand = world.lift(sq).or(self.in_hand),
+                Ok(Action::Lift(sq)) => {
+                    world.lift(sq);
+                }
                 Ok(Action::Place(sq)) => {
-                    let piece = self.in_hand.take().unwrap_or(Piece {
-                        color: position.turn(),
-                        role: Role::Man,
-                    });
-                    world.place(sq, piece);
+                    // The piece in hand, or one from the box.
+                    world.place(sq);
                 }
                 Ok(Action::Move(from, to)) => {
-                    if let Some(piece) = world.lift(from) {
-                        world.place(to, piece);
+                    if world.lift(from) {
+                        world.place(to);
                     }
                 }
-                Ok(Action::Wait) => {}
+                Ok(Action::Wait(time)) => tokio::time::sleep(time).await,
                 Err(err) if self.is_person() => eprintln!("{err:#}"),
                 Err(err) => bail!("visitor script line {line:?}: {err:#}"),
             }
         }
     }
 
-    fn next_line(&mut self) -> anyhow::Result<Option<String>> {
+    /// The next script line or typed line; `None` when the script or the terminal input ended.
+    async fn next_line(&mut self) -> Option<String> {
         if let Some(script) = &mut self.script {
-            return Ok(script.next());
-        }
-        if let Some(line) = self.pending.pop() {
-            return Ok(Some(line));
+            return script.next();
         }
         eprint!("your action (a move like c3-d4, or lift/place/move/press): ");
-        let mut line = String::new();
-        let read = std::io::stdin()
-            .lock()
-            .read_line(&mut line)
-            .context("reading stdin")?;
-        Ok((read > 0).then_some(line))
+        let typed = self.typed.get_or_insert_with(|| {
+            let (lines, typed) = mpsc::unbounded_channel();
+            std::thread::spawn(move || {
+                for line in std::io::stdin().lock().lines() {
+                    let Ok(line) = line else { break };
+                    if lines.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+            typed
+        });
+        typed.recv().await
     }
 
     fn parse(position: &Position, line: &str) -> anyhow::Result<Action> {
@@ -275,8 +287,8 @@ impl Visitor {
         Ok(match words[..] {
             ["press"] => Action::Press,
             ["wait", ms] => {
-                ms.parse::<u64>().context("wait takes milliseconds")?;
-                Action::Wait
+                let ms = ms.parse::<u64>().context("wait takes milliseconds")?;
+                Action::Wait(Duration::from_millis(ms))
             }
             ["lift", sq] => Action::Lift(square(sq)?),
             ["place", sq] => Action::Place(square(sq)?),

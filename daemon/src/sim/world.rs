@@ -1,51 +1,63 @@
-//! The physical board of the simulation: where pieces really stand, whatever the rules say.
+//! The physical board of the simulation, as the visitor's hands and the simulated arm change it:
+//! pieces are magnets over the simulated Hall sensors, so the robot learns about them only
+//! through the controller protocol.
 
-use std::collections::BTreeMap;
+use engine::{Bitboard, Move, Position, Variant};
+use hal::sim::board::SimBoardHandle;
 
-use engine::{Bitboard, Move, Piece, Position, Role, Square};
+use crate::robot::occupancy_map;
 
-/// Pieces on squares, as the Hall sensors and a visitor's hands see them.
-#[derive(Debug, Clone, Default)]
+/// The simulated board, in engine squares.
+#[derive(Debug, Clone)]
 pub struct World {
-    pieces: BTreeMap<Square, Piece>,
-    /// Pieces the robot removed into its trophy bin.
-    pub trophies: u32,
+    board: SimBoardHandle,
+    variant: Variant,
 }
 
 impl World {
-    /// The board laid out as `position`.
+    /// The board behind `board`'s sensors, for `variant`.
+    pub fn new(board: SimBoardHandle, variant: Variant) -> World {
+        World { board, variant }
+    }
+
+    /// The variant whose board this is.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Lays the board out as `position`.
     pub fn set(&mut self, position: &Position) {
-        self.pieces = position
-            .variant()
-            .geometry()
-            .squares()
-            .filter_map(|sq| position.piece_at(sq).map(|p| (sq, p)))
-            .collect();
+        self.set_squares(position.occupied());
     }
 
-    /// What the sensors report.
+    /// Puts pieces exactly on `squares`.
+    pub fn set_squares(&mut self, squares: Bitboard) {
+        let geometry = self.variant.geometry();
+        self.board
+            .set_occupancy(occupancy_map::to_occupancy(geometry, squares));
+    }
+
+    /// Where pieces stand.
     pub fn occupancy(&self) -> Bitboard {
-        self.pieces.keys().copied().collect()
+        occupancy_map::to_bitboard(self.variant.geometry(), &self.board.occupancy())
     }
 
-    /// Lifts a piece off a square.
-    pub fn lift(&mut self, sq: Square) -> Option<Piece> {
-        self.pieces.remove(&sq)
+    /// Lifts the piece off `sq`; false when there was none.
+    pub fn lift(&mut self, sq: engine::Square) -> bool {
+        let was = self.occupancy().contains(sq);
+        let _ = self.board.lift(self.variant.geometry().index(sq));
+        was
     }
 
-    /// Puts a piece on a square.
-    pub fn place(&mut self, sq: Square, piece: Piece) {
-        self.pieces.insert(sq, piece);
+    /// Puts a piece on `sq`.
+    pub fn place(&mut self, sq: engine::Square) {
+        let _ = self.board.place(self.variant.geometry().index(sq));
     }
 
-    /// Makes a move by hand or by arm: the piece travels, captured pieces leave the board and a
-    /// crowned man is swapped for a king.
+    /// Makes a move by hand: the piece travels and the captured pieces leave the board.
     pub fn play(&mut self, mv: &Move) {
-        if let Some(mut piece) = self.lift(mv.from()) {
-            if mv.promotes() {
-                piece.role = Role::King;
-            }
-            self.place(mv.to(), piece);
+        if self.lift(mv.from()) {
+            self.place(mv.to());
         }
         for sq in mv.captured() {
             self.lift(sq);

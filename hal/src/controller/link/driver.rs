@@ -84,7 +84,10 @@ where
             let idle = resend_at.is_none();
             // Only polled while a frame is outstanding, so the fallback never fires.
             let resend_at = resend_at.unwrap_or(heartbeat_at);
+            // Biased: incoming frames first, then timers, then new sends. A fixed order also
+            // makes a simulation on a paused clock replay byte for byte.
             tokio::select! {
+                biased;
                 received = self.framed.next() => match received {
                     Some(item) => self.receive(item?).await?,
                     None => return Err(LinkError::Closed),

@@ -81,7 +81,10 @@ where
             let waiting = resend_at.is_some();
             let silent_at = self.last_heard + self.config.host_timeout;
             let may_send = self.session && !waiting && self.queued.is_some();
+            // Biased: incoming frames first, then timers, then new sends. A fixed order also
+            // makes a simulation on a paused clock replay byte for byte.
             tokio::select! {
+                biased;
                 received = self.framed.next() => match received {
                     Some(item) => self.receive(item?).await?,
                     None => return Ok(()),

@@ -1,0 +1,448 @@
+//! The robot at work: one loop that feeds the game host from the devices and carries out what it
+//! decides, the same for `checkerbot sim` and `checkerbot run`.
+//!
+//! The loop waits in one `select!` for whatever comes first: a button press (answered with a
+//! debounced scan), the search finishing on its worker thread, the arm finishing its task, a
+//! setup poll, the emotion clock, shutdown. Nothing in it blocks: searches run on the blocking
+//! pool and arm moves in their own task, so heartbeats, blinking and presses are served while
+//! the robot thinks or moves. Its clock is tokio's, so a simulation with a paused clock runs a
+//! whole game in virtual time and replays exactly.
+
+pub mod face_output;
+mod observer;
+pub mod occupancy_map;
+mod piece_mover;
+mod stats;
+mod thinking;
+
+use std::time::Duration;
+
+use anyhow::Context as _;
+use emotions::Millis;
+use engine::{Color, Position, notation};
+use hal::debounce::{DebounceConfig, DebounceError, stable_scan};
+use hal::device::{BoardSensor, ButtonId, Face};
+use hal::{Error as _, ErrorKind};
+use sounds::Voice;
+use tokio::sync::{broadcast, watch};
+use tokio::task::{JoinError, JoinHandle};
+use tokio::time::{Instant, MissedTickBehavior};
+
+use crate::host::{Action, Event, Host, LogEvent, SearchReply, Waiting};
+use face_output::{FaceChanges, FaceCommands};
+pub use observer::{EventLog, Observer, View};
+pub use piece_mover::PieceMover;
+pub use stats::Stats;
+pub use thinking::{Player, ThinkOn};
+
+/// What people around the robot can see of it: the simulated visitors act on it, the operator
+/// page shows it. `serial` grows with every change, so a watcher acts once per change.
+#[derive(Debug, Clone)]
+pub struct Stage {
+    /// What the robot waits for.
+    pub waiting: Waiting,
+    /// The game's position.
+    pub position: Position,
+    /// Bumped on every change.
+    pub serial: u64,
+}
+
+/// Timing and limits of the loop.
+#[derive(Debug, Clone)]
+pub struct LoopConfig {
+    /// When a scan counts as the board's state.
+    pub debounce: DebounceConfig,
+    /// How often the board is read while waiting for the starting position.
+    pub setup_poll: Duration,
+    /// How often the emotion model's clock ticks (blinks, fading moods, idle lines).
+    pub tick: Duration,
+    /// The longest the robot thinks about a move (`play.move_time_ms`).
+    pub move_time: Duration,
+    /// Where the search runs.
+    pub think_on: ThinkOn,
+    /// Stop after this many games (finished or abandoned); `None` runs until shutdown.
+    pub games: Option<u32>,
+    /// A game this long (in plies) is abandoned, so a shuffling endgame cannot last forever.
+    pub max_plies: usize,
+    /// The face's rendering settings.
+    pub face: emotions::FaceSettings,
+}
+
+/// The devices, the brain and the outputs of one robot.
+pub struct Robot<B, M> {
+    config: LoopConfig,
+    host: Host,
+    board: B,
+    mover: Option<M>,
+    player: Option<Player>,
+    voice: Voice,
+    observers: Vec<Box<dyn Observer>>,
+    stage: watch::Sender<Stage>,
+    stats: Stats,
+    start: Instant,
+    face: Option<emotions::Face>,
+    face_sent: Option<FaceCommands>,
+    /// Whether the last face command failed, so a dead face is reported once, not every blink.
+    face_failing: bool,
+    games_done: u32,
+}
+
+impl<B, M> std::fmt::Debug for Robot<B, M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Robot")
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a search task hands back: the player and its answer.
+type ThinkingDone = (Player, Option<SearchReply>);
+
+/// What an arm task hands back: the mover and how the move went.
+type ArmDone<M> = (M, Result<(), <M as PieceMover>::Error>);
+
+/// The work running beside the loop; each hands its tool back when done.
+struct Workers<M: PieceMover> {
+    thinking: Option<JoinHandle<ThinkingDone>>,
+    moving: Option<JoinHandle<ArmDone<M>>>,
+}
+
+/// What woke the loop.
+enum Wake<M: PieceMover, E> {
+    Shutdown,
+    Thought(Box<Result<ThinkingDone, JoinError>>),
+    ArmFinished(Result<ArmDone<M>, JoinError>),
+    Press(Result<ButtonId, E>),
+    SetupPoll,
+    Tick,
+}
+
+/// Waits for a task that may not exist (then forever).
+async fn join<T>(task: &mut Option<JoinHandle<T>>) -> Result<T, JoinError> {
+    match task {
+        Some(handle) => handle.await,
+        None => std::future::pending().await,
+    }
+}
+
+impl<B, M> Robot<B, M>
+where
+    B: BoardSensor + Face + Send,
+    M: PieceMover,
+{
+    /// A robot about to wait for its first game.
+    pub fn new(
+        config: LoopConfig,
+        host: Host,
+        board: B,
+        mover: M,
+        player: Player,
+        voice: Voice,
+    ) -> Robot<B, M> {
+        let stage = Stage {
+            waiting: host.waiting_for(),
+            position: *host.game().position(),
+            serial: 0,
+        };
+        Robot {
+            config,
+            host,
+            board,
+            mover: Some(mover),
+            player: Some(player),
+            voice,
+            observers: Vec::new(),
+            stage: watch::Sender::new(stage),
+            stats: Stats::default(),
+            start: Instant::now(),
+            face: None,
+            face_sent: None,
+            face_failing: false,
+            games_done: 0,
+        }
+    }
+
+    /// Adds someone who follows every event.
+    pub fn observe(&mut self, observer: Box<dyn Observer>) {
+        self.observers.push(observer);
+    }
+
+    /// A receiver of the robot's visible state.
+    pub fn stage(&self) -> watch::Receiver<Stage> {
+        self.stage.subscribe()
+    }
+
+    fn now(&self) -> Millis {
+        Millis(self.start.elapsed().as_millis() as u64)
+    }
+
+    /// Runs until shutdown or the configured number of games; returns the counters.
+    pub async fn run(mut self, mut shutdown: broadcast::Receiver<()>) -> anyhow::Result<Stats> {
+        let mut workers = Workers {
+            thinking: None,
+            moving: None,
+        };
+        let mut ticker = tokio::time::interval(self.config.tick);
+        ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let mut setup_poll = tokio::time::interval(self.config.setup_poll);
+        setup_poll.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        self.publish();
+        loop {
+            if self
+                .config
+                .games
+                .is_some_and(|games| self.games_done >= games)
+            {
+                break;
+            }
+            let waiting = self.host.waiting_for();
+            let wake: Wake<M, B::Error> = tokio::select! {
+                biased;
+                _ = shutdown.recv() => Wake::Shutdown,
+                done = join(&mut workers.thinking) => Wake::Thought(Box::new(done)),
+                done = join(&mut workers.moving) => Wake::ArmFinished(done),
+                press = self.board.next_press() => Wake::Press(press),
+                _ = setup_poll.tick(), if waiting == Waiting::Setup => Wake::SetupPoll,
+                _ = ticker.tick() => Wake::Tick,
+            };
+            if matches!(wake, Wake::Shutdown) {
+                break;
+            }
+            if let Some(event) = self.event_from(wake, waiting, &mut workers).await? {
+                self.handle(event, &mut workers).await?;
+            }
+        }
+        self.finish(workers).await
+    }
+
+    /// Turns what woke the loop into an event for the host, reading the board where the event
+    /// needs a scan. `None` when there is nothing for the host.
+    async fn event_from(
+        &mut self,
+        wake: Wake<M, B::Error>,
+        waiting: Waiting,
+        workers: &mut Workers<M>,
+    ) -> anyhow::Result<Option<Event>> {
+        Ok(match wake {
+            Wake::Thought(done) => {
+                workers.thinking = None;
+                let (player, reply) = (*done).context("the search thread failed")?;
+                self.player = Some(player);
+                if reply.is_none() {
+                    self.fault("the search found no move in a game that goes on")?;
+                }
+                reply.map(Event::SearchDone)
+            }
+            Wake::ArmFinished(done) => {
+                workers.moving = None;
+                let (mover, result) = done.context("the arm task failed")?;
+                self.mover = Some(mover);
+                if let Err(err) = result {
+                    self.fault(&format!("arm: {err}"))?;
+                }
+                self.scan().await?.map(Event::ArmDone)
+            }
+            Wake::Press(Ok(ButtonId::CONFIRM))
+                if matches!(
+                    waiting,
+                    Waiting::VisitorMove | Waiting::BoardFix(_) | Waiting::Setup
+                ) =>
+            {
+                self.scan().await?.map(Event::Button)
+            }
+            Wake::Shutdown | Wake::Press(Ok(_)) => None,
+            Wake::Press(Err(err)) => {
+                self.device_error("button", &err)?;
+                None
+            }
+            Wake::SetupPoll => self.scan().await?.map(Event::Scan),
+            Wake::Tick => Some(Event::Tick),
+        })
+    }
+
+    /// Gives `event` to the host and carries out its answer.
+    async fn handle(&mut self, event: Event, workers: &mut Workers<M>) -> anyhow::Result<()> {
+        let is_tick = event == Event::Tick;
+        let now = self.now();
+        let mut actions = self.host.handle(event, now);
+        if self.host.waiting_for() == Waiting::VisitorMove
+            && self.host.game().moves().len() >= self.config.max_plies
+        {
+            actions.extend(self.host.abandon("ply limit", now));
+        }
+        for action in actions {
+            match action {
+                Action::Search { position, history } => {
+                    let player = self.player.take().context("a search is already running")?;
+                    workers.thinking = Some(thinking::think(
+                        self.config.think_on,
+                        player,
+                        position,
+                        history,
+                        self.config.move_time,
+                    ));
+                }
+                Action::MoveArm { before, mv } => {
+                    let mut mover = self.mover.take().context("the arm is already moving")?;
+                    workers.moving = Some(tokio::spawn(async move {
+                        let result = mover.make_move(&before, &mv).await;
+                        (mover, result)
+                    }));
+                }
+                other => self.perform(other).await?,
+            }
+        }
+        if !is_tick {
+            self.publish();
+        }
+        Ok(())
+    }
+
+    /// Lets running work end, parks the arm and returns the counters.
+    async fn finish(mut self, workers: Workers<M>) -> anyhow::Result<Stats> {
+        if let Some(task) = workers.thinking {
+            task.abort();
+        }
+        if let Some(task) = workers.moving {
+            // A move half made is worse than a late shutdown: let the arm finish.
+            if let Ok((mover, _)) = task.await {
+                self.mover = Some(mover);
+            }
+        }
+        if let Some(mover) = &mut self.mover
+            && let Err(err) = mover.park().await
+        {
+            tracing::warn!("parking the arm at shutdown: {err}");
+        }
+        Ok(self.stats)
+    }
+
+    /// Tells watchers what the robot waits for now.
+    fn publish(&mut self) {
+        let waiting = self.host.waiting_for();
+        let position = *self.host.game().position();
+        self.stage.send_modify(|stage| {
+            stage.waiting = waiting;
+            stage.position = position;
+            stage.serial += 1;
+        });
+    }
+
+    /// A debounced scan as engine squares; `None` (after logging a fault) when the board would
+    /// not settle or the sensor failed in a way worth retrying.
+    async fn scan(&mut self) -> anyhow::Result<Option<engine::Bitboard>> {
+        match stable_scan(&mut self.board, self.config.debounce).await {
+            Ok(scan) => {
+                let geometry = self.host.game().position().variant().geometry();
+                Ok(Some(occupancy_map::to_bitboard(geometry, &scan)))
+            }
+            Err(DebounceError::Flickering(squares)) => {
+                let variant = self.host.game().position().variant();
+                let names: Vec<String> = squares
+                    .iter()
+                    .filter_map(|&i| variant.geometry().square(i))
+                    .map(|sq| notation::square_name(variant, sq))
+                    .collect();
+                self.fault(&format!(
+                    "the sensors under {} keep changing: check for a stray magnet or a loose sensor",
+                    names.join(", ")
+                ))?;
+                Ok(None)
+            }
+            Err(DebounceError::Sensor(err)) => {
+                self.device_error("board sensor", &err)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Logs a device error, or gives up when the device is gone.
+    fn device_error(&mut self, device: &str, err: &B::Error) -> anyhow::Result<()> {
+        if err.kind() == ErrorKind::Disconnected {
+            anyhow::bail!("{device}: {err}");
+        }
+        self.fault(&format!("{device}: {err}"))
+    }
+
+    fn fault(&mut self, message: &str) -> anyhow::Result<()> {
+        self.log(&LogEvent::Fault {
+            message: message.to_owned(),
+        })
+    }
+
+    fn log(&mut self, event: &LogEvent) -> anyhow::Result<()> {
+        let now = self.now();
+        self.stats.count(event, self.host.robot() == Color::White);
+        if matches!(event, LogEvent::GameOver { .. }) {
+            self.games_done += 1;
+        }
+        let view = View {
+            host: &self.host,
+            face: self.face.as_ref(),
+        };
+        for observer in &mut self.observers {
+            observer.event(now, event, view)?;
+        }
+        Ok(())
+    }
+
+    /// Carries out an action that needs no worker.
+    async fn perform(&mut self, action: Action) -> anyhow::Result<()> {
+        match action {
+            Action::Face(face) => {
+                self.face = Some(face);
+                self.show_face(&face).await?;
+            }
+            Action::Say { request, detail } => {
+                let category = request.category.as_str().to_owned();
+                let (line, text) = self
+                    .voice
+                    .speak(&request)
+                    .map_or_else(|| (String::new(), String::new()), |l| (l.id, l.text));
+                for observer in &mut self.observers {
+                    observer.spoke(&text, detail.as_deref());
+                }
+                self.log(&LogEvent::Voice {
+                    category,
+                    line,
+                    text,
+                })?;
+            }
+            Action::Log(event) => self.log(&event)?,
+            Action::GameFinished { .. } => {}
+            Action::Search { .. } | Action::MoveArm { .. } => {
+                unreachable!("the loop starts workers itself")
+            }
+        }
+        Ok(())
+    }
+
+    /// Sends what changed of the face to the controller. A face that fails is reported once and
+    /// never stops the game.
+    async fn show_face(&mut self, face: &emotions::Face) -> anyhow::Result<()> {
+        let next = FaceCommands::render(face, &self.config.face);
+        let changes = FaceChanges::between(self.face_sent.as_ref(), &next);
+        let mut result = Ok(());
+        if changes.eyes {
+            result = self.board.show_eyes(next.eyes).await;
+        }
+        if changes.brows && result.is_ok() {
+            result = self.board.set_brows(next.brows, next.transition).await;
+        }
+        if changes.neck && result.is_ok() {
+            result = self.board.set_neck(next.neck, next.transition).await;
+        }
+        match result {
+            Ok(()) => {
+                self.face_sent = Some(next);
+                self.face_failing = false;
+            }
+            Err(err) if !self.face_failing => {
+                self.face_failing = true;
+                self.device_error("face", &err)?;
+            }
+            Err(_) => {}
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,73 @@
+//! The people at the simulated board: they set it up, play the visitor's moves with their
+//! hands, put the robot's piece right when asked, and press the button, all through the
+//! simulated board controller.
+
+use std::time::Duration;
+
+use engine::Position;
+use hal::device::ButtonId;
+use hal::sim::board::SimBoardHandle;
+use tokio::sync::{broadcast, watch};
+
+use super::visitor::{Turn, Visitor};
+use super::world::World;
+use crate::host::Waiting;
+use crate::robot::Stage;
+
+/// How long people take, in the simulation's clock.
+#[derive(Debug, Clone, Copy)]
+pub struct Pace {
+    /// Setting up the pieces for a new game.
+    pub setup: Duration,
+    /// The visitor thinking about a move.
+    pub visitor_move: Duration,
+    /// Putting the robot's piece right.
+    pub board_fix: Duration,
+}
+
+/// Plays the people's part until the robot stops, or the visitor leaves: then it asks the robot
+/// to stop through `shutdown` and returns true.
+pub async fn act(
+    mut stage: watch::Receiver<Stage>,
+    mut world: World,
+    board: SimBoardHandle,
+    mut visitor: Visitor,
+    pace: Pace,
+    shutdown: broadcast::Sender<()>,
+) -> anyhow::Result<bool> {
+    while stage.changed().await.is_ok() {
+        let Stage {
+            waiting, position, ..
+        } = stage.borrow_and_update().clone();
+        match waiting {
+            Waiting::Setup => {
+                tokio::time::sleep(pace.setup).await;
+                world.set(&Position::new(position.variant()));
+            }
+            Waiting::VisitorMove => {
+                if visitor.is_person() {
+                    eprintln!("{position}");
+                }
+                tokio::time::sleep(pace.visitor_move).await;
+                match visitor.take_turn(&position, &mut world).await? {
+                    Turn::Pressed => {
+                        board.press(ButtonId::CONFIRM);
+                    }
+                    Turn::Left => {
+                        eprintln!("the visitor left");
+                        let _ = shutdown.send(());
+                        return Ok(true);
+                    }
+                }
+            }
+            Waiting::BoardFix(expected) => {
+                // The robot's move is on the board wrongly: the visitor puts it right.
+                tokio::time::sleep(pace.board_fix).await;
+                world.set_squares(expected);
+                board.press(ButtonId::CONFIRM);
+            }
+            Waiting::Robot => {}
+        }
+    }
+    Ok(false)
+}

@@ -1,0 +1,44 @@
+//! The arm's side of a robot move: where the board is, how the arm reaches it, and in which
+//! order to carry the pieces.
+//!
+//! Everything here is pure computation, testable without an arm: the daemon loads a
+//! [`Calibration`] from its file, builds a [`RobotMove`] from the engine's move, asks
+//! [`plan_move`] for a [`Plan`], and hands the plan's steps to the arm driver
+//! ([`Plan::for_dobot`] for a Dobot Magician, [`Plan::for_joints`] for a controller that takes
+//! joint angles, like the reference robot's).
+//!
+//! - [`calibration`]: the TOML file and its validation; [`board`]: the corners and the
+//!   interpolated square centres; [`square`] and [`point`]: the values they use.
+//! - [`kinematics`]: forward and inverse kinematics and joint limits of both arms.
+//! - [`reserve`]: the stock of spare kings.
+//! - [`planner`]: from a move to a plan; `tour`: the errand order with the least travel
+//!   time; [`plan`]: the plan, its path, duration and controller forms; [`motion`]: the time
+//!   model.
+//!
+//! Squares are (row, column) pairs rather than `engine::Square`s: like
+//! [`Occupancy`](crate::Occupancy), the hardware layer knows nothing of the rules, so a change
+//! to the engine never touches the arm, and the daemon, which knows both, converts.
+
+pub mod board;
+pub mod calibration;
+pub mod kinematics;
+pub mod motion;
+pub mod plan;
+pub mod planner;
+pub mod point;
+pub mod reserve;
+pub mod square;
+mod tour;
+
+pub use board::{BoardCorners, BoardShapeError, Corner};
+pub use calibration::{
+    Calibration, CalibrationError, CalibrationFile, FORMAT_VERSION, PieceHeights, PieceKind,
+    UnreachablePoint,
+};
+pub use kinematics::{ArmModel, Kinematics, Magician, ReferenceArm, Unreachable};
+pub use motion::MotionModel;
+pub use plan::{ArmStep, DobotStep, JointStep, Plan, Segment, Spot};
+pub use planner::{CaptureOrder, PlanError, RobotMove, plan_move};
+pub use point::Point;
+pub use reserve::KingReserve;
+pub use square::BoardSquare;

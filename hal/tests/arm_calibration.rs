@@ -1,0 +1,353 @@
+//! The calibration file: the documented example loads and round-trips, square centres are
+//! interpolated exactly, and every kind of bad input is refused with a message that names the
+//! point at fault and the fix.
+
+use hal::arm::{BoardCorners, BoardSquare, Calibration, Corner, PieceKind, Point};
+
+const EXAMPLE: &str = include_str!("../data/calibration.example.toml");
+
+/// The example with one piece of text replaced, which must be there.
+fn edited(from: &str, to: &str) -> String {
+    assert!(EXAMPLE.contains(from), "the example has no {from:?}");
+    EXAMPLE.replacen(from, to, 1)
+}
+
+/// Loading `input` fails with a message containing every one of `expected`.
+#[track_caller]
+fn check(input: &str, expected: &[&str]) {
+    let message = match Calibration::from_toml(input) {
+        Ok(_) => panic!("accepted a calibration that should fail with {expected:?}"),
+        Err(error) => error.to_string(),
+    };
+    for fragment in expected {
+        assert!(
+            message.contains(fragment),
+            "message {message:?} lacks {fragment:?}"
+        );
+    }
+}
+
+#[test]
+fn the_example_loads_and_round_trips() {
+    let calibration = Calibration::from_toml(EXAMPLE).unwrap();
+    assert_eq!(calibration.side(), 8);
+    assert_eq!(calibration.bins().len(), 2);
+    assert_eq!(calibration.king_slots().len(), 4);
+    assert!(calibration.unreachable_points().is_empty());
+    let again = Calibration::from_toml(&calibration.to_toml()).unwrap();
+    assert_eq!(again, calibration);
+}
+
+#[test]
+fn squares_are_the_taught_corners_overrides_and_blends() {
+    let calibration = Calibration::from_toml(EXAMPLE).unwrap();
+    let square = |name: &str| {
+        calibration
+            .square(BoardSquare::parse(name).unwrap())
+            .unwrap()
+    };
+    assert_eq!(square("a1"), Point::new(300.0, -66.5, 10.0));
+    assert_eq!(square("h8"), Point::new(167.0, 66.5, 10.0));
+    assert_eq!(square("d4"), Point::new(243.5, -9.0, 10.0), "the override");
+    let c3 = square("c3");
+    assert!((c3.x - 262.0).abs() < 1e-9 && (c3.y + 28.5).abs() < 1e-9);
+    let king = calibration
+        .grip(BoardSquare::parse("c3").unwrap(), PieceKind::King)
+        .unwrap();
+    assert!(
+        (king.z - 15.0).abs() < 1e-9,
+        "a king is gripped 5 mm higher"
+    );
+    assert_eq!(calibration.square(BoardSquare::new(8, 0)), None);
+    assert_eq!(calibration.dark_squares().count(), 32);
+}
+
+/// A board laid by a known rigid motion with a tilted table: every centre the corners imply
+/// must come out exactly, for every board size.
+#[test]
+fn interpolation_is_exact_on_a_synthetic_board() {
+    for side in [8usize, 10, 12] {
+        let pitch = 17.5;
+        let (sin, cos) = 0.4f64.sin_cos();
+        let laid = |row: usize, col: usize| {
+            let (u, v) = (col as f64 * pitch, row as f64 * pitch);
+            Point::new(
+                150.0 + u * cos - v * sin,
+                -80.0 + u * sin + v * cos,
+                12.0 + 0.03 * u - 0.02 * v,
+            )
+        };
+        let last = side - 1;
+        let board = BoardCorners::new(
+            side,
+            [laid(0, 0), laid(0, last), laid(last, 0), laid(last, last)],
+        )
+        .unwrap();
+        for row in 0..side {
+            for col in 0..side {
+                let centre = board.centre(BoardSquare::new(row as u8, col as u8));
+                assert!(
+                    centre.distance(laid(row, col)) < 1e-9,
+                    "{side}x{side} square ({row}, {col}): {centre} instead of {}",
+                    laid(row, col)
+                );
+            }
+        }
+    }
+}
+
+/// On a board that is not a parallelogram (corners taught a little off), each corner stays
+/// where it was taught and the centre is the mean of the four.
+#[test]
+fn interpolation_keeps_the_taught_corners_of_a_skewed_board() {
+    let corners = [
+        Point::new(300.0, -66.0, 10.0),
+        Point::new(302.0, 67.0, 11.0),
+        Point::new(167.0, -65.0, 9.0),
+        Point::new(166.0, 66.0, 10.5),
+    ];
+    let board = BoardCorners::new(8, corners).unwrap();
+    for (corner, taught) in Corner::ALL.into_iter().zip(corners) {
+        assert_eq!(board.centre(corner.square(8)), taught);
+    }
+    // The board's middle is the mean of the four squares around it, and of the four corners.
+    let middle =
+        [(3, 3), (3, 4), (4, 3), (4, 4)].map(|(row, col)| board.centre(BoardSquare::new(row, col)));
+    let mean = |points: &[Point], axis: fn(&Point) -> f64| {
+        points.iter().map(axis).sum::<f64>() / points.len() as f64
+    };
+    for axis in [|p: &Point| p.x, |p: &Point| p.y, |p: &Point| p.z] {
+        assert!((mean(&middle, axis) - mean(&corners, axis)).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn a_missing_corner_is_named_with_where_to_find_it() {
+    check(
+        &edited("h8 = { x = 167.0, y = 66.5, z = 10.0 }\n", ""),
+        &[
+            "corner h8",
+            "far corner on White's right",
+            "is missing",
+            "record it",
+        ],
+    );
+}
+
+#[test]
+fn corners_of_another_board_size_are_refused() {
+    check(
+        &edited("side = 8", "side = 10"),
+        &[
+            "`a8`",
+            "not a corner of the 10x10 board",
+            "a1, j1, a10, j10",
+        ],
+    );
+    check(
+        &edited("side = 8", "side = 9"),
+        &["side = 9", "use 8, 10 or 12"],
+    );
+}
+
+#[test]
+fn two_swapped_corners_are_named() {
+    let swapped = edited("a8 = { x = 167.0, y = -66.5", "a8 = { x = 167.0, y = 66.5");
+    let swapped = swapped.replacen(
+        "h8 = { x = 167.0, y = 66.5",
+        "h8 = { x = 167.0, y = -66.5",
+        1,
+    );
+    check(
+        &swapped,
+        &[
+            "corners a8 and h8 look swapped",
+            "re-teach a8 at the far corner on White's left",
+        ],
+    );
+    let swapped = edited("a1 = { x = 300.0, y = -66.5", "a1 = { x = 300.0, y = 66.5");
+    let swapped = swapped.replacen(
+        "h1 = { x = 300.0, y = 66.5",
+        "h1 = { x = 300.0, y = -66.5",
+        1,
+    );
+    check(&swapped, &["corners a1 and h1 look swapped"]);
+}
+
+#[test]
+fn a_mirrored_board_is_refused() {
+    // Taught as seen from Black's side: left and right exchanged on both ranks.
+    let mirrored = edited("a1 = { x = 300.0, y = -66.5", "a1 = { x = 300.0, y = 66.5")
+        .replacen(
+            "h1 = { x = 300.0, y = 66.5",
+            "h1 = { x = 300.0, y = -66.5",
+            1,
+        )
+        .replacen(
+            "a8 = { x = 167.0, y = -66.5",
+            "a8 = { x = 167.0, y = 66.5",
+            1,
+        )
+        .replacen(
+            "h8 = { x = 167.0, y = 66.5",
+            "h8 = { x = 167.0, y = -66.5",
+            1,
+        );
+    check(
+        &mirrored,
+        &[
+            "the board is mirrored",
+            "a1 must be White's left corner",
+            "swap a1 with h1 and a8 with h8",
+        ],
+    );
+}
+
+#[test]
+fn a_degenerate_board_is_refused() {
+    // A corner recorded twice.
+    check(
+        &edited("h1 = { x = 300.0, y = 66.5", "h1 = { x = 300.0, y = -66.0"),
+        &[
+            "corners a1 and h1 are only 0.5 mm apart",
+            "re-teach a1 and h1",
+        ],
+    );
+    // Three corners on one line.
+    check(
+        &edited("a8 = { x = 167.0, y = -66.5", "a8 = { x = 290.0, y = 160.0"),
+        &["corners a1, h1 and a8 lie almost on one line"],
+    );
+    // Not a parallelogram by far, and no swap makes one.
+    check(
+        &edited("h8 = { x = 167.0, y = 66.5", "h8 = { x = 230.0, y = 0.0"),
+        &["the corners do not form a board", "h8 is"],
+    );
+}
+
+#[test]
+fn unreachable_points_are_each_named() {
+    check(
+        &edited("[[bins]]\nx = 210.0", "[[bins]]\nx = 420.0"),
+        &[
+            "out of the arm's reach",
+            "bin 1 (x 420.0",
+            "beyond the arm's reach",
+            "Move the board",
+        ],
+    );
+    // The whole board too far out: the far rank's squares are named.
+    let far = edited("a1 = { x = 300.0", "a1 = { x = 330.0")
+        .replacen("h1 = { x = 300.0", "h1 = { x = 330.0", 1)
+        .replacen("d4 = { x = 243.5", "d4 = { x = 260.0", 1);
+    check(&far, &["square a1 (x 330.0", "and", "more"]);
+    // Too close to the base, where the rear arm would have to lean back.
+    check(
+        &edited(
+            "x = 200.0\ny = 0.0\nz = 80.0",
+            "x = 20.0\ny = 0.0\nz = 80.0",
+        ),
+        &["the park pose", "J2"],
+    );
+}
+
+#[test]
+fn a_travel_height_too_low_is_refused() {
+    check(
+        &edited("safe_z = 40.0", "safe_z = 5.0"),
+        &[
+            "safe_z = 5.0 mm is below the board",
+            "square a1 is at z 10.0",
+            "at least 30.0 mm",
+        ],
+    );
+    check(
+        &edited("safe_z = 40.0", "safe_z = 25.0"),
+        &[
+            "safe_z = 25.0 mm is too low",
+            "a king carried over square a1",
+            "at least 30.0 mm",
+        ],
+    );
+}
+
+#[test]
+fn other_mistakes_are_refused() {
+    let no_bins = EXAMPLE
+        .replace("[[bins]]\nx = 210.0\ny = 150.0\nz = 30.0\n", "")
+        .replace("[[bins]]\nx = 250.0\ny = 150.0\nz = 30.0\n", "");
+    check(&no_bins, &["no trophy-bin drop point", "[[bins]]"]);
+    check(
+        &edited("d4 = { x", "d5 = { x"),
+        &["`d5`", "not a dark square of the 8x8 board"],
+    );
+    check(
+        &edited("king_mm = 10.0", "king_mm = 3.0"),
+        &["[pieces]", "king at least as tall"],
+    );
+    check(
+        &edited("version = 1", "version = 2"),
+        &["version 2 is not supported"],
+    );
+    check(
+        &edited("safe_z = 40.0", "safe_height = 40.0"),
+        &["cannot be read", "safe_height"],
+    );
+    check(
+        &edited("speed_mm_s = 200.0", "speed_mm_s = 0.0"),
+        &["[motion]"],
+    );
+}
+
+#[test]
+fn the_reference_arm_is_checked_with_its_own_kinematics() {
+    let reference = edited("model = \"magician\"", "model = \"reference\"");
+    assert!(Calibration::from_toml(&reference).is_ok());
+    // A park pose close in and high: the Magician folds enough, the reference arm does not.
+    let close_park = |text: &str| {
+        text.replacen(
+            "x = 200.0\ny = 0.0\nz = 80.0",
+            "x = 150.0\ny = 0.0\nz = 80.0",
+            1,
+        )
+    };
+    assert!(Calibration::from_toml(&close_park(EXAMPLE)).is_ok());
+    check(
+        &close_park(&reference),
+        &["1 calibrated point(s)", "the park pose (x 150.0", "theta"],
+    );
+}
+
+#[test]
+fn the_arm_can_be_corrected_in_the_file() {
+    // A rear arm that may only lean 40 deg forward cannot reach the far rank.
+    check(
+        &edited(
+            "model = \"magician\"",
+            "model = \"magician\"\nj2 = { min = 0.0, max = 40.0 }",
+        ),
+        &["square a1", "needs J2 at", "outside its range 0..40 deg"],
+    );
+    // A longer tool reaches further down, which the same board does not mind.
+    let longer_tool = edited(
+        "model = \"magician\"",
+        "model = \"magician\"\n[arm.dimensions]\nupper_arm_mm = 135.0\nforearm_mm = 147.0\n\
+         shoulder_height_mm = 139.0\ntool_forward_mm = 60.0\ntool_drop_mm = 70.0",
+    );
+    let calibration = Calibration::from_toml(&longer_tool).unwrap();
+    let hal::arm::ArmModel::Magician(arm) = calibration.arm() else {
+        panic!("a Magician")
+    };
+    assert!((arm.dimensions.tool_drop_mm - 70.0).abs() < f64::EPSILON);
+    check(
+        &edited(
+            "model = \"magician\"",
+            "model = \"magician\"\nreach_mm = 300.0",
+        ),
+        &["cannot be read", "reach_mm"],
+    );
+    check(
+        &edited("model = \"magician\"", "model = \"scara\""),
+        &["cannot be read", "scara"],
+    );
+}
