@@ -5,6 +5,7 @@ mod host;
 mod rng;
 mod robot;
 mod sim;
+mod state;
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;

@@ -170,3 +170,135 @@ fn a_typo_in_the_settings_file_stops_with_the_key_named() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("atitude"), "{stderr}");
 }
+
+/// Runs `checkerbot sim` with `args` to completion and returns its stdout.
+fn sim(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+        .arg("sim")
+        .args(args)
+        .output()
+        .expect("checkerbot runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The games of a state directory's archive, each replayed through the rules by the reader.
+fn archived(state: &std::path::Path) -> Vec<engine::pdn::PdnGame> {
+    let text = std::fs::read_to_string(state.join("games.pdn")).unwrap_or_default();
+    engine::pdn::read(&text).expect("the archive is valid PDN")
+}
+
+fn counters(state: &std::path::Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(state.join("stats.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn an_unfinished_game_is_resumed_from_the_state_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let state_arg = state.to_str().unwrap();
+    let script = dir.path().join("leave.txt");
+    // One move, then the visitor walks away: the game stays in the journal.
+    std::fs::write(&script, "c3-d4\nwait 100\n").unwrap();
+    let script_arg = format!("script:{}", script.display());
+    let left = sim(&[
+        "--fast",
+        "--robot",
+        "black",
+        "--state",
+        state_arg,
+        "--visitor",
+        &script_arg,
+    ]);
+    assert!(left.contains("1 unfinished"), "{left}");
+    let journal: Value =
+        serde_json::from_str(&std::fs::read_to_string(state.join("journal.json")).unwrap())
+            .unwrap();
+    let moves = journal["snapshot"]["moves"].as_array().unwrap().clone();
+    assert_eq!(moves.len(), 2, "the visitor's move and the robot's reply");
+    assert!(archived(&state).is_empty());
+
+    let events = dir.path().join("events.jsonl");
+    sim(&[
+        "--fast",
+        "--robot",
+        "black",
+        "--state",
+        state_arg,
+        "--events",
+        events.to_str().unwrap(),
+    ]);
+    let log = std::fs::read_to_string(&events).unwrap();
+    let first: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(first["type"], "resumed");
+    assert_eq!(first["plies"], 2);
+    assert!(!log.contains("game_started"), "no new game was set up");
+    assert!(
+        !state.join("journal.json").exists(),
+        "the finished game left the journal"
+    );
+
+    let games = archived(&state);
+    assert_eq!(games.len(), 1);
+    let game = &games[0];
+    let replayed: Vec<String> = game
+        .game
+        .moves()
+        .iter()
+        .take(2)
+        .map(|mv| notation::move_text(Variant::Russian, mv))
+        .collect();
+    assert_eq!(replayed, ["c3-d4", "f6-g5"]);
+    assert_eq!(game.tag("CheckerbotGame"), journal["game_id"].as_str());
+    assert_eq!(game.tag("Level"), Some("3"));
+    assert_eq!(game.tag("Attitude"), Some("friendly"));
+    assert!(game.game.outcome().is_some());
+    assert_eq!(counters(&state)["games"], 1);
+}
+
+#[test]
+fn a_simulation_killed_at_any_moment_loses_no_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let state_arg = state.to_str().unwrap();
+    for (round, delay_ms) in [40u64, 90, 150, 230, 320, 410].into_iter().enumerate() {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+            .args(["sim", "--fast", "--games", "4", "--mistakes", "0.2"])
+            .args(["--faults", "0.05", "--state", state_arg, "--seed"])
+            .arg(round.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("checkerbot starts");
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        child.wait().unwrap();
+    }
+    // A last run plays on to the end of its games.
+    sim(&[
+        "--fast", "--games", "2", "--state", state_arg, "--seed", "99",
+    ]);
+    assert!(!state.join("journal.json").exists());
+
+    let games = archived(&state);
+    assert!(games.len() >= 2, "at least the last run's games");
+    let mut ids: Vec<&str> = games
+        .iter()
+        .map(|g| g.tag("CheckerbotGame").expect("every game has an id"))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), games.len(), "no game archived twice");
+    for game in &games {
+        // The reader replayed every move; a finished game really ended.
+        if game.result != "*" {
+            assert!(game.game.outcome().is_some(), "{:?}", game.tags);
+        }
+    }
+    let finished = games.iter().filter(|g| g.result != "*").count();
+    assert_eq!(counters(&state)["games"], finished);
+}

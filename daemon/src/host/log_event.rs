@@ -32,6 +32,11 @@ pub enum LogEvent {
         /// Squares that need a piece.
         place: Vec<String>,
     },
+    /// The daemon restarted and took up an unfinished game from its journal.
+    Resumed {
+        /// Moves already played.
+        plies: usize,
+    },
     /// The robot's search started.
     RobotThinking,
     /// The robot chose its move.

@@ -6,10 +6,14 @@
 //! play whole games, mistakes and faults included, with a fake clock.
 
 mod log_event;
+mod record;
+mod snapshot;
 #[cfg(test)]
 mod tests;
 
 pub use log_event::LogEvent;
+pub use record::GameRecord;
+pub use snapshot::Snapshot;
 
 use emotions::{Evaluation, Input, LineRequest, Millis, Mind};
 use engine::recognition::{self, MistakeKind, Recognition};
@@ -97,10 +101,10 @@ pub enum Action {
     /// Write to the event log.
     Log(LogEvent),
     /// A game ended: archive its record.
-    GameFinished {
-        /// The PDN record.
-        pdn: String,
-    },
+    GameFinished(GameRecord),
+    /// Take a stable scan and send it back as [`Event::ArmDone`]: after a restart, to learn
+    /// whether the arm finished the robot's move.
+    VerifyBoard,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -115,6 +119,8 @@ enum State {
     RobotMoving { before: Position, mv: Move },
     /// After the arm made `mv` the board disagreed; waiting until it shows the move.
     FixingBoard { before: Position, mv: Move },
+    /// Restarted while the arm may have been making `mv`: the next scan says whether it did.
+    Resuming { before: Position, mv: Move },
 }
 
 /// What the last search expected to happen next.
@@ -175,7 +181,9 @@ impl Host {
             State::FixingBoard { before, mv } => {
                 Waiting::BoardFix(recognition::outcome(&before, &mv))
             }
-            State::RobotThinking | State::RobotMoving { .. } => Waiting::Robot,
+            State::RobotThinking | State::RobotMoving { .. } | State::Resuming { .. } => {
+                Waiting::Robot
+            }
         }
     }
 
@@ -196,6 +204,16 @@ impl Host {
             }
             (State::RobotThinking, Event::SearchDone(reply)) => {
                 self.robot_moves(&reply, now, &mut out);
+            }
+            // Back after a restart: an untouched board means the arm never started.
+            (State::Resuming { before, mv }, Event::ArmDone(scan)) => {
+                let (before, mv) = (*before, *mv);
+                if scan == before.occupied() {
+                    self.state = State::RobotMoving { before, mv };
+                    out.push(Action::MoveArm { before, mv });
+                } else {
+                    self.arm_done(&before, &mv, scan, now, &mut out);
+                }
             }
             // The arm finished, or the visitor put its move right: check the board.
             (State::RobotMoving { before, mv }, Event::ArmDone(scan))
@@ -371,7 +389,7 @@ impl Host {
         if self.state == State::WaitingForSetup {
             return out;
         }
-        out.push(Action::GameFinished { pdn: self.record() });
+        out.push(Action::GameFinished(self.record("*")));
         out.push(Action::Log(LogEvent::GameOver {
             result: "*".to_owned(),
             reason: reason.to_owned(),
@@ -382,20 +400,86 @@ impl Host {
         out
     }
 
-    /// The game so far as PDN, with the players' names.
-    fn record(&self) -> String {
-        let (white, black) = match self.robot {
-            Color::White => ("checkerbot", "visitor"),
-            Color::Black => ("visitor", "checkerbot"),
+    /// The game so far, for the archive.
+    fn record(&self, result: &str) -> GameRecord {
+        GameRecord {
+            start: *self.game.start(),
+            moves: self.game.moves().to_vec(),
+            robot: self.robot,
+            result: result.to_owned(),
+        }
+    }
+
+    /// The game in progress, for the journal; `None` between games.
+    pub fn snapshot(&self) -> Option<Snapshot> {
+        let arm_pending = match self.state {
+            State::WaitingForSetup => return None,
+            State::VisitorTurn | State::RobotThinking => false,
+            State::RobotMoving { .. } | State::FixingBoard { .. } | State::Resuming { .. } => true,
         };
-        engine::pdn::write(
-            &self.game,
-            &[
-                ("Event", "checkerbot exhibition"),
-                ("White", white),
-                ("Black", black),
-            ],
-        )
+        Some(Snapshot {
+            variant: self.variant.name().to_owned(),
+            robot: self.robot.name().to_owned(),
+            games_started: self.games_started,
+            moves: self
+                .game
+                .moves()
+                .iter()
+                .map(|mv| notation::move_text(self.variant, mv))
+                .collect(),
+            arm_pending,
+        })
+    }
+
+    /// Puts a host back into the game `snapshot` describes, after a restart. The returned
+    /// actions continue it: a search when the robot is to move, a board check when the arm
+    /// may have been interrupted. Refused, with the reason, when the snapshot does not fit the
+    /// rules (another variant, an illegal move).
+    pub fn resume(
+        robot_color: RobotColor,
+        mind: Mind,
+        snapshot: &Snapshot,
+        now: Millis,
+    ) -> anyhow::Result<(Host, Vec<Action>)> {
+        let variant: Variant = snapshot
+            .variant
+            .parse()
+            .map_err(|e: engine::UnknownVariant| anyhow::anyhow!("{e}"))?;
+        let robot = Color::ALL
+            .into_iter()
+            .find(|c| c.name() == snapshot.robot)
+            .ok_or_else(|| anyhow::anyhow!("unknown robot colour {:?}", snapshot.robot))?;
+        let mut game = Game::new(variant);
+        for (ply, text) in snapshot.moves.iter().enumerate() {
+            let mv = notation::parse_move(game.position(), text)
+                .map_err(|e| anyhow::anyhow!("move {} ({text}): {e}", ply + 1))?;
+            game.play(&mv)
+                .map_err(|e| anyhow::anyhow!("move {} ({text}): {e:?}", ply + 1))?;
+        }
+        anyhow::ensure!(game.outcome().is_none(), "the game is already over");
+        let mut host = Host::new(variant, robot_color, mind);
+        host.robot = robot;
+        host.games_started = snapshot.games_started;
+        let mut out = vec![Action::Log(LogEvent::Resumed {
+            plies: game.moves().len(),
+        })];
+        let last_by_robot = game.position().turn() != robot && !game.moves().is_empty();
+        if snapshot.arm_pending && last_by_robot {
+            let mv = *game.moves().last().expect("checked non-empty");
+            let positions = game.positions();
+            let before = positions[positions.len() - 2];
+            host.game = game;
+            host.state = State::Resuming { before, mv };
+            out.push(Action::VerifyBoard);
+        } else {
+            host.game = game;
+            if host.game.position().turn() == robot {
+                host.think(now, &mut out);
+            } else {
+                host.state = State::VisitorTurn;
+            }
+        }
+        Ok((host, out))
     }
 
     fn after_robot_move(&mut self, now: Millis, out: &mut Vec<Action>) {
@@ -416,7 +500,7 @@ impl Host {
             GameResult::Win(color) => (result_token(color), emotions::Outcome::Loss),
             GameResult::Draw => ("1/2-1/2", emotions::Outcome::Draw),
         };
-        out.push(Action::GameFinished { pdn: self.record() });
+        out.push(Action::GameFinished(self.record(result)));
         out.push(Action::Log(LogEvent::GameOver {
             result: result.to_owned(),
             reason: outcome.reason.to_string(),

@@ -152,3 +152,106 @@ fn a_failed_pick_waits_until_the_board_is_put_right() {
     host.handle(Event::Button(expected), Millis(10_000));
     assert_eq!(host.waiting_for(), Waiting::VisitorMove);
 }
+
+/// A host in a game where the visitor played c3-d4 and the robot answered f6-g5, with the arm
+/// not yet confirmed: its snapshot, and the board before and after the robot's move.
+fn interrupted_mid_arm() -> (super::Snapshot, Bitboard, Bitboard) {
+    let mut host = started();
+    play(&mut host, "c3-d4", 10);
+    let before = *host.game().position();
+    let mv = notation::parse_move(&before, "f6-g5").unwrap();
+    host.handle(
+        Event::SearchDone(SearchReply {
+            mv,
+            v: 0.5,
+            pv: vec![mv],
+            think_ms: 1,
+        }),
+        Millis(20),
+    );
+    let snapshot = host.snapshot().expect("a game is in progress");
+    assert!(snapshot.arm_pending);
+    assert_eq!(snapshot.moves, ["c3-d4", "f6-g5"]);
+    (snapshot, before.occupied(), outcome(&before, &mv))
+}
+
+fn resume(snapshot: &super::Snapshot) -> (Host, Vec<Action>) {
+    Host::resume(
+        RobotColor::Alternate,
+        Mind::new(Settings::default(), 2),
+        snapshot,
+        Millis(0),
+    )
+    .expect("the snapshot resumes")
+}
+
+#[test]
+fn no_snapshot_between_games() {
+    assert_eq!(host().snapshot(), None);
+}
+
+#[test]
+fn a_resumed_arm_move_is_redone_when_the_board_is_untouched() {
+    let (snapshot, before, _) = interrupted_mid_arm();
+    let (mut host, actions) = resume(&snapshot);
+    assert_eq!(host.robot(), Color::Black);
+    assert!(matches!(
+        actions[..],
+        [
+            Action::Log(LogEvent::Resumed { plies: 2 }),
+            Action::VerifyBoard
+        ]
+    ));
+    let actions = host.handle(Event::ArmDone(before), Millis(5));
+    assert!(
+        actions.iter().any(|a| matches!(a, Action::MoveArm { .. })),
+        "{actions:?}"
+    );
+}
+
+#[test]
+fn a_resumed_arm_move_found_done_goes_on_with_the_visitors_turn() {
+    let (snapshot, _, after) = interrupted_mid_arm();
+    let (mut host, _) = resume(&snapshot);
+    host.handle(Event::ArmDone(after), Millis(5));
+    assert_eq!(host.waiting_for(), Waiting::VisitorMove);
+    assert_eq!(host.snapshot().map(|s| s.arm_pending), Some(false));
+}
+
+#[test]
+fn a_resumed_half_made_arm_move_asks_the_visitor_to_fix_the_board() {
+    let (snapshot, before, after) = interrupted_mid_arm();
+    let (mut host, _) = resume(&snapshot);
+    // The piece was lifted and never put down.
+    let half = Bitboard(before.0 & after.0);
+    let actions = host.handle(Event::ArmDone(half), Millis(5));
+    assert!(
+        logs(&actions)
+            .iter()
+            .any(|e| matches!(e, LogEvent::BoardMismatch { .. }))
+    );
+    assert_eq!(host.waiting_for(), Waiting::BoardFix(after));
+}
+
+#[test]
+fn a_resumed_game_with_the_robot_to_move_searches() {
+    let mut host = started();
+    play(&mut host, "c3-d4", 10);
+    let snapshot = host.snapshot().unwrap();
+    let (_, actions) = resume(&snapshot);
+    assert!(actions.iter().any(|a| matches!(a, Action::Search { .. })));
+}
+
+#[test]
+fn a_snapshot_that_breaks_the_rules_is_refused_with_the_move_named() {
+    let (mut snapshot, _, _) = interrupted_mid_arm();
+    snapshot.moves[1] = "a1-h8".to_owned();
+    let err = Host::resume(
+        RobotColor::Alternate,
+        Mind::new(Settings::default(), 2),
+        &snapshot,
+        Millis(0),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("move 2 (a1-h8)"), "{err}");
+}

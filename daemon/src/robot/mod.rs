@@ -12,6 +12,7 @@ pub mod face_output;
 mod observer;
 pub mod occupancy_map;
 mod piece_mover;
+mod startup;
 mod stats;
 mod thinking;
 
@@ -28,10 +29,12 @@ use tokio::sync::{broadcast, watch};
 use tokio::task::{JoinError, JoinHandle};
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::host::{Action, Event, Host, LogEvent, SearchReply, Waiting};
+use crate::host::{Action, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
+use crate::state::{Journal, StateDir, utc_date};
 use face_output::{FaceChanges, FaceCommands};
 pub use observer::{EventLog, Observer, View};
 pub use piece_mover::PieceMover;
+pub use startup::{Startup, start_or_resume};
 pub use stats::Stats;
 pub use thinking::{Player, ThinkOn};
 
@@ -66,6 +69,16 @@ pub struct LoopConfig {
     pub max_plies: usize,
     /// The face's rendering settings.
     pub face: emotions::FaceSettings,
+    /// Tags written into every archived game besides the players, date and result (the level
+    /// and attitude it was played at).
+    pub archive_tags: Vec<(String, String)>,
+}
+
+/// Where the robot keeps its state, and what it last wrote there.
+struct Persistence {
+    dir: StateDir,
+    journal: Option<Journal>,
+    stats: Stats,
 }
 
 /// The devices, the brain and the outputs of one robot.
@@ -85,6 +98,15 @@ pub struct Robot<B, M> {
     /// Whether the last face command failed, so a dead face is reported once, not every blink.
     face_failing: bool,
     games_done: u32,
+    persistence: Option<Persistence>,
+    /// Prefix of game ids: when this run started, so ids never repeat across restarts.
+    session: String,
+    /// The archive id of the game in progress.
+    game_id: Option<String>,
+    /// Actions that continue a resumed game, carried out first.
+    resume_actions: Vec<Action>,
+    /// Where the last finished game was archived, for its `game_over` event.
+    archived_at: Option<String>,
 }
 
 impl<B, M> std::fmt::Debug for Robot<B, M> {
@@ -130,15 +152,24 @@ where
     B: BoardSensor + Face + Send,
     M: PieceMover,
 {
-    /// A robot about to wait for its first game.
+    /// A robot about to start: fresh, or back in a journaled game (see [`start_or_resume`]).
     pub fn new(
         config: LoopConfig,
-        host: Host,
+        startup: Startup,
         board: B,
         mover: M,
         player: Player,
         voice: Voice,
     ) -> Robot<B, M> {
+        let Startup {
+            host,
+            actions,
+            game_id,
+        } = startup;
+        let session = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis())
+            .to_string();
         let stage = Stage {
             waiting: host.waiting_for(),
             position: *host.game().position(),
@@ -159,7 +190,25 @@ where
             face_sent: None,
             face_failing: false,
             games_done: 0,
+            persistence: None,
+            session,
+            game_id,
+            resume_actions: actions,
+            archived_at: None,
         }
+    }
+
+    /// Keeps the journal, the archive and the counters in `dir` (the counters carry on from
+    /// what it holds).
+    pub fn keep_state_in(&mut self, dir: StateDir) -> anyhow::Result<()> {
+        let stats = dir.load_stats()?;
+        self.stats = stats.clone();
+        self.persistence = Some(Persistence {
+            journal: dir.load_journal().ok().flatten(),
+            dir,
+            stats,
+        });
+        Ok(())
     }
 
     /// Adds someone who follows every event.
@@ -186,7 +235,9 @@ where
         ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let mut setup_poll = tokio::time::interval(self.config.setup_poll);
         setup_poll.set_missed_tick_behavior(MissedTickBehavior::Delay);
-        self.publish();
+        let resumed = std::mem::take(&mut self.resume_actions);
+        self.dispatch(resumed, &mut workers).await?;
+        self.publish()?;
         loop {
             if self
                 .config
@@ -270,6 +321,19 @@ where
         {
             actions.extend(self.host.abandon("ply limit", now));
         }
+        self.dispatch(actions, workers).await?;
+        if !is_tick {
+            self.publish()?;
+        }
+        Ok(())
+    }
+
+    /// Carries out the host's actions in order, starting workers where they take time.
+    async fn dispatch(
+        &mut self,
+        actions: Vec<Action>,
+        workers: &mut Workers<M>,
+    ) -> anyhow::Result<()> {
         for action in actions {
             match action {
                 Action::Search { position, history } => {
@@ -289,11 +353,15 @@ where
                         (mover, result)
                     }));
                 }
+                Action::VerifyBoard => {
+                    if let Some(scan) = self.scan().await? {
+                        let event = Event::ArmDone(scan);
+                        let more = self.host.handle(event, self.now());
+                        Box::pin(self.dispatch(more, workers)).await?;
+                    }
+                }
                 other => self.perform(other).await?,
             }
-        }
-        if !is_tick {
-            self.publish();
         }
         Ok(())
     }
@@ -317,8 +385,9 @@ where
         Ok(self.stats)
     }
 
-    /// Tells watchers what the robot waits for now.
-    fn publish(&mut self) {
+    /// Saves what changed and tells watchers what the robot waits for now.
+    fn publish(&mut self) -> anyhow::Result<()> {
+        self.save()?;
         let waiting = self.host.waiting_for();
         let position = *self.host.game().position();
         self.stage.send_modify(|stage| {
@@ -326,6 +395,48 @@ where
             stage.position = position;
             stage.serial += 1;
         });
+        Ok(())
+    }
+
+    /// Writes the journal and the counters when they changed since the last write.
+    fn save(&mut self) -> anyhow::Result<()> {
+        let Some(persistence) = &mut self.persistence else {
+            return Ok(());
+        };
+        let journal = self
+            .host
+            .snapshot()
+            .zip(self.game_id.clone())
+            .map(|(snapshot, game_id)| Journal { game_id, snapshot });
+        if journal != persistence.journal {
+            persistence.dir.save_journal(journal.as_ref())?;
+            persistence.journal = journal;
+        }
+        if self.stats != persistence.stats {
+            persistence.dir.save_stats(&self.stats)?;
+            persistence.stats = self.stats.clone();
+        }
+        Ok(())
+    }
+
+    /// Appends a finished game to the archive (before its journal goes, so a crash between the
+    /// two cannot lose it).
+    fn archive(&mut self, record: &GameRecord) -> anyhow::Result<()> {
+        let Some(persistence) = &self.persistence else {
+            return Ok(());
+        };
+        let date = utc_date(std::time::SystemTime::now());
+        let id = self.game_id.clone().unwrap_or_default();
+        let mut tags: Vec<(&str, &str)> = vec![("Date", &date), ("CheckerbotGame", &id)];
+        tags.extend(
+            self.config
+                .archive_tags
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str())),
+        );
+        let path = persistence.dir.archive(&record.pdn(&tags))?;
+        self.archived_at = Some(path.display().to_string());
+        Ok(())
     }
 
     /// A debounced scan as engine squares; `None` (after logging a fault) when the board would
@@ -372,6 +483,26 @@ where
 
     fn log(&mut self, event: &LogEvent) -> anyhow::Result<()> {
         let now = self.now();
+        let filled;
+        let event = match event {
+            LogEvent::GameStarted { game, .. } => {
+                self.game_id = Some(format!("{}-{game}", self.session));
+                event
+            }
+            LogEvent::GameOver {
+                result,
+                reason,
+                pdn: None,
+            } => {
+                filled = LogEvent::GameOver {
+                    result: result.clone(),
+                    reason: reason.clone(),
+                    pdn: self.archived_at.take(),
+                };
+                &filled
+            }
+            _ => event,
+        };
         self.stats.count(event, self.host.robot() == Color::White);
         if matches!(event, LogEvent::GameOver { .. }) {
             self.games_done += 1;
@@ -409,8 +540,8 @@ where
                 })?;
             }
             Action::Log(event) => self.log(&event)?,
-            Action::GameFinished { .. } => {}
-            Action::Search { .. } | Action::MoveArm { .. } => {
+            Action::GameFinished(record) => self.archive(&record)?,
+            Action::Search { .. } | Action::MoveArm { .. } | Action::VerifyBoard => {
                 unreachable!("the loop starts workers itself")
             }
         }

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use checkerbot_config::RobotSide;
-use emotions::Mind;
+use emotions::{Millis, Mind};
 use engine::{Color, Variant};
 use hal::controller::device::{ControllerDevice, DeviceConfig};
 use hal::controller::link::{LinkConfig, connect};
@@ -35,9 +35,12 @@ use hal::sim::faulty_io::{ByteFaults, FaultyIo};
 use sounds::{Language, Library, Speaker, Voice};
 use tokio::sync::broadcast;
 
-use crate::host::{Host, RobotColor};
+use crate::host::RobotColor;
 use crate::rng::SplitMix;
-use crate::robot::{EventLog, LoopConfig, Player, Robot, Stats, ThinkOn, occupancy_map};
+use crate::robot::{
+    EventLog, LoopConfig, Player, Robot, Stats, ThinkOn, occupancy_map, start_or_resume,
+};
+use crate::state::StateDir;
 use hand_arm::HandArm;
 use people::Pace;
 use screen::Screen;
@@ -83,6 +86,10 @@ pub struct Args {
     /// Playing level, 1 (gentle) to 5 (strongest); overrides `play.level`.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
     level: Option<u8>,
+    /// Keep the game journal, the PDN archive and the counters in this folder, and resume an
+    /// unfinished game found there (default: keep nothing).
+    #[arg(long)]
+    state: Option<PathBuf>,
     /// Longest game in plies before the simulation calls it a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
@@ -216,31 +223,9 @@ fn voice(settings: &checkerbot_config::Settings, fast: bool, seed: u64) -> anyho
     Ok(Voice::new(library, speaker, &settings.sounds, seed))
 }
 
-/// Builds the simulated devices and people, runs the robot against them, and returns its
-/// counters and a screen for the summary.
-async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
-    let (settings, robot_color) = resolve_settings(args)?;
-    let variant = settings.game.variant;
-    let mut rng = SplitMix::new(args.seed);
-    let host = Host::new(
-        variant,
-        robot_color,
-        Mind::new(settings.emotions.clone(), rng.next_u64()),
-    );
-    let visitor = Visitor::new(args.visitor.clone(), rng.next_u64(), args.mistakes)?;
-
-    let (board, device) = connect_sim_board(variant, args.faults, &mut rng).await?;
-
-    let world = World::new(board.clone(), variant);
-    let arm = HandArm::new(
-        world.clone(),
-        rng.next_u64(),
-        args.faults,
-        Duration::from_millis(if args.fast { 4_000 } else { 1_000 }),
-    );
-
-    let voice = voice(&settings, args.fast, rng.next_u64())?;
-    let config = LoopConfig {
+/// The loop's timing and limits from the settings and the command line.
+fn loop_config(settings: &checkerbot_config::Settings, args: &Args) -> LoopConfig {
+    LoopConfig {
         debounce: DebounceConfig {
             agreeing_reads: settings.sensor.debounce_reads,
             interval: Duration::from_millis(settings.sensor.read_interval_ms),
@@ -257,15 +242,84 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
         games: Some(args.games),
         max_plies: args.max_plies,
         face: settings.emotions.face.clone(),
-    };
+        archive_tags: vec![
+            ("Level".to_owned(), settings.play.level.to_string()),
+            (
+                "Attitude".to_owned(),
+                settings.emotions.attitude.as_str().to_owned(),
+            ),
+        ],
+    }
+}
+
+/// How long the simulated people take: lifelike in a watched run, longer (and free) in a fast
+/// one, so that idle moods and lines have time to show in the log.
+fn pace(fast: bool) -> Pace {
+    if fast {
+        Pace {
+            setup: Duration::from_secs(20),
+            visitor_move: Duration::from_secs(5),
+            board_fix: Duration::from_secs(5),
+        }
+    } else {
+        Pace {
+            setup: Duration::from_secs(1),
+            visitor_move: Duration::from_millis(800),
+            board_fix: Duration::from_secs(2),
+        }
+    }
+}
+
+/// Builds the simulated devices and people, runs the robot against them, and returns its
+/// counters and a screen for the summary.
+async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
+    let (settings, robot_color) = resolve_settings(args)?;
+    let variant = settings.game.variant;
+    let mut rng = SplitMix::new(args.seed);
+    let state = args.state.as_deref().map(StateDir::open).transpose()?;
+    let mind_seed = rng.next_u64();
+    let startup = start_or_resume(
+        state.as_ref(),
+        variant,
+        robot_color,
+        || Mind::new(settings.emotions.clone(), mind_seed),
+        Millis(0),
+    )?;
+    let visitor = Visitor::new(args.visitor.clone(), rng.next_u64(), args.mistakes)?;
+
+    let (board, device) = connect_sim_board(variant, args.faults, &mut rng).await?;
+
+    let mut world = World::new(board.clone(), variant);
+    if let Some(snapshot) = startup.host.snapshot() {
+        // The board as the crash left it: a robot's move the arm had not finished is not on it.
+        let positions = startup.host.game().positions();
+        let standing = if snapshot.arm_pending {
+            positions[positions.len() - 2]
+        } else {
+            positions[positions.len() - 1]
+        };
+        world.set(&standing);
+    }
+    let arm = HandArm::new(
+        world.clone(),
+        rng.next_u64(),
+        args.faults,
+        Duration::from_millis(if args.fast { 4_000 } else { 1_000 }),
+    );
+
+    let voice = voice(&settings, args.fast, rng.next_u64())?;
+    let config = loop_config(&settings, args);
     let mut robot = Robot::new(
         config,
-        host,
+        startup,
         device,
         arm,
         Player::new(settings.play.level),
         voice,
     );
+    if let Some(state) = state {
+        robot.keep_state_in(state)?;
+    }
     robot.observe(Box::new(Screen::new(
         screen_output(args),
         !args.fast,
@@ -283,25 +337,12 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
     }
 
     let (shutdown, shutdown_rx) = broadcast::channel(1);
-    let pace = if args.fast {
-        Pace {
-            setup: Duration::from_secs(20),
-            visitor_move: Duration::from_secs(5),
-            board_fix: Duration::from_secs(5),
-        }
-    } else {
-        Pace {
-            setup: Duration::from_secs(1),
-            visitor_move: Duration::from_millis(800),
-            board_fix: Duration::from_secs(2),
-        }
-    };
     let people = tokio::spawn(people::act(
         robot.stage(),
         world,
         board,
         visitor,
-        pace,
+        pace(args.fast),
         shutdown.clone(),
     ));
     let mut stats = robot.run(shutdown_rx).await?;

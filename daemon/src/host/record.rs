@@ -1,0 +1,39 @@
+//! A finished (or abandoned) game as the archive stores it.
+
+use engine::{Color, Game, Move, Position};
+
+/// Everything the PDN archive needs of one game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameRecord {
+    /// The starting position.
+    pub start: Position,
+    /// The moves, in order.
+    pub moves: Vec<Move>,
+    /// The robot's colour.
+    pub robot: Color,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for a game stopped before its end.
+    pub result: String,
+}
+
+impl GameRecord {
+    /// The game as PDN, with the players' names and `extra` tags (date, level, attitude).
+    pub fn pdn(&self, extra: &[(&str, &str)]) -> String {
+        let mut game = Game::from_position(self.start);
+        for mv in &self.moves {
+            game.play(mv)
+                .expect("a record holds the moves the game accepted");
+        }
+        let (white, black) = match self.robot {
+            Color::White => ("checkerbot", "visitor"),
+            Color::Black => ("visitor", "checkerbot"),
+        };
+        let mut tags = vec![
+            ("Event", "checkerbot exhibition"),
+            ("White", white),
+            ("Black", black),
+            ("Result", self.result.as_str()),
+        ];
+        tags.extend_from_slice(extra);
+        engine::pdn::write(&game, &tags)
+    }
+}
