@@ -7,8 +7,13 @@
 //! - [`Error`], [`ErrorKind`], [`ErrorType`]: the error contract every driver follows.
 //! - [`Occupancy`]: one scan of the board's Hall sensors.
 //! - [`controller`]: the protocol of the board/face/arm controller (`docs/protocol.md`).
-//! - [`dobot`]: the Dobot Magician's serial protocol.
-//! - [`sim`]: simulated devices speaking the real protocols, and fault injection.
+//! - [`debounce`]: when a run of sensor reads counts as the board's state.
+//! - [`dobot`]: the Dobot Magician's serial protocol, and [`DobotArm`](dobot::DobotArm), its
+//!   [`Arm`](device::Arm) driver over any byte stream (retries, resynchronisation, queue flow
+//!   control and recovery).
+//! - [`sim`]: simulated devices speaking the real protocols (a board controller; a Dobot whose
+//!   queue runs over time and whose suction cup moves the simulated board's pieces), and fault
+//!   injection.
 #![warn(missing_docs)]
 
 pub mod arm;

@@ -2,9 +2,11 @@
 //! parameter layout (little-endian; floats are f32).
 
 use bytes::{BufMut, Bytes};
+use thiserror::Error;
 
 use crate::device::Pose;
 use crate::dobot::frame::{Ctrl, DobotFrame};
+use crate::error::{Error, ErrorKind};
 
 /// How a PTP move travels (the firmware's `ptpMode` byte).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,6 +31,27 @@ pub enum PtpMode {
     MovjXyzInc = 8,
     /// Jump with straight-line segments to Cartesian coordinates.
     JumpMovlXyz = 9,
+}
+
+impl PtpMode {
+    /// Every mode, in the order of its byte value.
+    pub const ALL: [PtpMode; 10] = [
+        PtpMode::JumpXyz,
+        PtpMode::MovjXyz,
+        PtpMode::MovlXyz,
+        PtpMode::JumpAngle,
+        PtpMode::MovjAngle,
+        PtpMode::MovlAngle,
+        PtpMode::MovjInc,
+        PtpMode::MovlInc,
+        PtpMode::MovjXyzInc,
+        PtpMode::JumpMovlXyz,
+    ];
+
+    /// The mode a `ptpMode` byte names, if any.
+    pub fn from_byte(byte: u8) -> Option<PtpMode> {
+        PtpMode::ALL.get(usize::from(byte)).copied()
+    }
 }
 
 /// The suction cup's state (command 62 sends "control enabled" and "sucking").
@@ -240,6 +263,154 @@ impl Command {
     pub fn to_frame(&self) -> DobotFrame {
         DobotFrame::new(self.id(), self.ctrl(), self.params())
             .expect("every command's parameters fit a frame")
+    }
+}
+
+/// A frame a device cannot read as one of the typed [`Command`]s.
+///
+/// Only a device (the virtual Dobot) reads commands; it ignores such frames as the real firmware
+/// ignores what it does not know.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum CommandError {
+    /// No typed command has this id and control byte.
+    #[error("no command has id {id} with control byte 0x{ctrl:02x}")]
+    Unknown {
+        /// The frame's id.
+        id: u8,
+        /// The frame's control byte.
+        ctrl: u8,
+    },
+    /// The parameters do not have the command's layout.
+    #[error("command {id} has {len} parameter bytes, which does not fit its layout")]
+    Length {
+        /// The command id.
+        id: u8,
+        /// The number of parameter bytes received.
+        len: usize,
+    },
+    /// A PTP command with a mode byte that names no mode.
+    #[error("PTP mode {0} does not exist")]
+    PtpMode(u8),
+}
+
+impl Error for CommandError {
+    fn kind(&self) -> ErrorKind {
+        ErrorKind::Protocol
+    }
+}
+
+impl Command {
+    /// Reads a frame as the device receives it: the inverse of [`Command::to_frame`] (and of
+    /// [`Command::params`]), so a simulated Dobot understands exactly what the driver sends.
+    #[allow(
+        clippy::too_many_lines,
+        reason = "one arm per command, as the table of ids reads"
+    )]
+    pub fn from_frame(frame: &DobotFrame) -> Result<Command, CommandError> {
+        let (id, ctrl, params) = (frame.id(), frame.ctrl(), frame.params());
+        let length = CommandError::Length {
+            id,
+            len: params.len(),
+        };
+        let floats = |count: usize| -> Result<Vec<f32>, CommandError> {
+            if params.len() != count * 4 {
+                return Err(length);
+            }
+            Ok(params
+                .chunks_exact(4)
+                .map(|bytes| f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+                .collect())
+        };
+        let pose = |values: &[f32]| Pose {
+            x: values[0],
+            y: values[1],
+            z: values[2],
+            r: values[3],
+        };
+        let empty = |command: Command| {
+            if params.is_empty() {
+                Ok(command)
+            } else {
+                Err(length)
+            }
+        };
+        let command = match (id, ctrl) {
+            (2, Ctrl::READ) => empty(Command::GetDeviceVersion)?,
+            (10, Ctrl::READ) => empty(Command::GetPose)?,
+            (20, Ctrl::READ) => empty(Command::GetAlarms)?,
+            (20, Ctrl::WRITE) => empty(Command::ClearAlarms)?,
+            (30, Ctrl::WRITE) => Command::SetHomeParams(pose(&floats(4)?)),
+            (31, Ctrl::QUEUED_WRITE) if params.len() == 4 => Command::Home,
+            (31, Ctrl::QUEUED_WRITE) => return Err(length),
+            (62, Ctrl::QUEUED_WRITE) => match *params {
+                [0, _] => Command::SetSuction(Suction::Off),
+                [_, 0] => Command::SetSuction(Suction::Release),
+                [_, _] => Command::SetSuction(Suction::Suck),
+                _ => return Err(length),
+            },
+            (80, Ctrl::WRITE) => {
+                let values = floats(8)?;
+                Command::SetPtpJointParams {
+                    velocity: [values[0], values[1], values[2], values[3]],
+                    acceleration: [values[4], values[5], values[6], values[7]],
+                }
+            }
+            (81, Ctrl::WRITE) => {
+                let values = floats(4)?;
+                Command::SetPtpCoordinateParams {
+                    xyz_velocity: values[0],
+                    r_velocity: values[1],
+                    xyz_acceleration: values[2],
+                    r_acceleration: values[3],
+                }
+            }
+            (82, Ctrl::WRITE) => {
+                let values = floats(2)?;
+                Command::SetPtpJumpParams {
+                    jump_height: values[0],
+                    z_limit: values[1],
+                }
+            }
+            (83, Ctrl::WRITE) => {
+                let values = floats(2)?;
+                Command::SetPtpCommonParams {
+                    velocity_ratio: values[0],
+                    acceleration_ratio: values[1],
+                }
+            }
+            (84, Ctrl::QUEUED_WRITE) => {
+                let Some((&mode, rest)) = params.split_first() else {
+                    return Err(length);
+                };
+                if rest.len() != 16 {
+                    return Err(length);
+                }
+                let mode = PtpMode::from_byte(mode).ok_or(CommandError::PtpMode(mode))?;
+                let mut values = [0.0; 4];
+                for (value, bytes) in values.iter_mut().zip(rest.chunks_exact(4)) {
+                    *value = f32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+                }
+                Command::Ptp {
+                    mode,
+                    target: pose(&values),
+                }
+            }
+            (110, Ctrl::QUEUED_WRITE) => match *params {
+                [a, b, c, d] => Command::Wait {
+                    milliseconds: u32::from_le_bytes([a, b, c, d]),
+                },
+                _ => return Err(length),
+            },
+            (240, Ctrl::WRITE) => empty(Command::StartQueue)?,
+            (241, Ctrl::WRITE) => empty(Command::StopQueue)?,
+            (242, Ctrl::WRITE) => empty(Command::ForceStopQueue)?,
+            (245, Ctrl::WRITE) => empty(Command::ClearQueue)?,
+            (246, Ctrl::READ) => empty(Command::GetQueueIndex)?,
+            (247, Ctrl::READ) => empty(Command::GetQueueLeftSpace)?,
+            _ => return Err(CommandError::Unknown { id, ctrl: ctrl.0 }),
+        };
+        Ok(command)
     }
 }
 

@@ -4,6 +4,7 @@
 //! starts from the command. Lengths are checked exactly: a reply that does not fit its command
 //! means the two ends disagree about which exchange they are in, and the driver must resync.
 
+use bytes::BufMut;
 use thiserror::Error;
 
 use crate::device::{ArmAlarms, Pose};
@@ -136,6 +137,41 @@ impl Command {
             _ if params.is_empty() && self.ctrl().is_write() => Ok(Reply::Done),
             _ => Err(length_error),
         }
+    }
+}
+
+impl Reply {
+    /// The frame a device sends to answer `command` with this reply: the inverse of
+    /// [`Command::parse_reply`], so a simulated Dobot answers with the bytes a driver expects.
+    /// Alarms are sent as 16 state bytes, as the Magician's firmware does.
+    pub fn to_frame(&self, command: &Command) -> DobotFrame {
+        let mut params: Vec<u8> = Vec::new();
+        match *self {
+            Reply::Done => {}
+            Reply::Queued { index } | Reply::QueueIndex(index) => params.put_u64_le(index),
+            Reply::DeviceVersion {
+                major,
+                minor,
+                revision,
+            } => params.extend_from_slice(&[major, minor, revision]),
+            Reply::Pose { pose, joints } => {
+                for value in [pose.x, pose.y, pose.z, pose.r].into_iter().chain(joints) {
+                    params.put_f32_le(value);
+                }
+            }
+            Reply::Alarms(alarms) => {
+                let mut state = [0u8; 16];
+                for code in alarms.codes() {
+                    if let Some(byte) = state.get_mut(usize::from(code / 8)) {
+                        *byte |= 1 << (code % 8);
+                    }
+                }
+                params.extend_from_slice(&state);
+            }
+            Reply::QueueLeftSpace(space) => params.put_u32_le(space),
+        }
+        DobotFrame::new(command.id(), command.ctrl(), params)
+            .expect("every reply's parameters fit a frame")
     }
 }
 

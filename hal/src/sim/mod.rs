@@ -3,8 +3,12 @@
 //!
 //! - [`board`]: a board controller with Hall sensors, buttons and a face, set by the test through
 //!   a [`SimBoardHandle`](board::SimBoardHandle).
+//! - [`dobot`]: a virtual Dobot Magician whose command queue runs over time and whose suction
+//!   cup moves the pieces of a simulated board, with seeded faults (failed picks, late and
+//!   dropped replies, alarms mid-move).
 //! - [`faulty_io`]: a byte stream wrapper that drops and corrupts bytes with a seeded generator,
 //!   so fault tests replay exactly.
 
 pub mod board;
+pub mod dobot;
 pub mod faulty_io;
