@@ -79,6 +79,11 @@ pub enum LogEvent {
         /// What happened.
         message: String,
     },
+    /// The board controller's link is back after it was lost.
+    Reconnected {
+        /// Attempts it took.
+        attempts: u32,
+    },
     /// The game ended.
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.

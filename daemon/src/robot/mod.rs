@@ -12,10 +12,13 @@ pub mod face_output;
 mod observer;
 pub mod occupancy_map;
 mod piece_mover;
+mod planned_arm;
 mod startup;
 mod stats;
 mod thinking;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Duration;
 
 use anyhow::Context as _;
@@ -34,6 +37,7 @@ use crate::state::{Journal, StateDir, utc_date};
 use face_output::{FaceChanges, FaceCommands};
 pub use observer::{EventLog, Observer, View};
 pub use piece_mover::PieceMover;
+pub use planned_arm::PlannedArm;
 pub use startup::{Startup, start_or_resume};
 pub use stats::Stats;
 pub use thinking::{Player, ThinkOn};
@@ -74,6 +78,15 @@ pub struct LoopConfig {
     pub archive_tags: Vec<(String, String)>,
 }
 
+/// Opens the board controller's link again after it was lost (a cable pulled, a controller
+/// reset, a run of damaged frames the protocol gave up on).
+pub type Reconnect<B> = Box<dyn FnMut() -> Pin<Box<dyn Future<Output = anyhow::Result<B>>>>>;
+
+/// The first wait between reconnection attempts; it doubles up to [`RECONNECT_MAX`].
+const RECONNECT_FIRST: Duration = Duration::from_millis(100);
+/// The longest wait between reconnection attempts.
+const RECONNECT_MAX: Duration = Duration::from_secs(5);
+
 /// Where the robot keeps its state, and what it last wrote there.
 struct Persistence {
     dir: StateDir,
@@ -86,6 +99,11 @@ pub struct Robot<B, M> {
     config: LoopConfig,
     host: Host,
     board: B,
+    reconnect: Reconnect<B>,
+    /// The board's link died; the loop reconnects before anything else.
+    link_lost: bool,
+    /// The arm finished but the board could not be read: read it after reconnecting.
+    arm_scan_pending: bool,
     mover: Option<M>,
     player: Option<Player>,
     voice: Voice,
@@ -157,6 +175,7 @@ where
         config: LoopConfig,
         startup: Startup,
         board: B,
+        reconnect: Reconnect<B>,
         mover: M,
         player: Player,
         voice: Voice,
@@ -179,6 +198,9 @@ where
             config,
             host,
             board,
+            reconnect,
+            link_lost: false,
+            arm_scan_pending: false,
             mover: Some(mover),
             player: Some(player),
             voice,
@@ -246,6 +268,17 @@ where
             {
                 break;
             }
+            if self.link_lost {
+                if !self.reconnect_board(&mut shutdown).await? {
+                    break;
+                }
+                if std::mem::take(&mut self.arm_scan_pending)
+                    && let Some(scan) = self.scan().await?
+                {
+                    self.handle(Event::ArmDone(scan), &mut workers).await?;
+                }
+                continue;
+            }
             let waiting = self.host.waiting_for();
             let wake: Wake<M, B::Error> = tokio::select! {
                 biased;
@@ -291,7 +324,9 @@ where
                 if let Err(err) = result {
                     self.fault(&format!("arm: {err}"))?;
                 }
-                self.scan().await?.map(Event::ArmDone)
+                let scan = self.scan().await?;
+                self.arm_scan_pending = scan.is_none() && self.link_lost;
+                scan.map(Event::ArmDone)
             }
             Wake::Press(Ok(ButtonId::CONFIRM))
                 if matches!(
@@ -467,12 +502,48 @@ where
         }
     }
 
-    /// Logs a device error, or gives up when the device is gone.
+    /// Logs a device error; a lost link is reconnected by the loop.
     fn device_error(&mut self, device: &str, err: &B::Error) -> anyhow::Result<()> {
         if err.kind() == ErrorKind::Disconnected {
-            anyhow::bail!("{device}: {err}");
+            if self.link_lost {
+                return Ok(());
+            }
+            self.link_lost = true;
+            return self.fault(&format!("{device}: {err}; reconnecting"));
         }
         self.fault(&format!("{device}: {err}"))
+    }
+
+    /// Opens the board's link again, waiting longer after each failure; false on shutdown.
+    async fn reconnect_board(
+        &mut self,
+        shutdown: &mut broadcast::Receiver<()>,
+    ) -> anyhow::Result<bool> {
+        let mut wait = RECONNECT_FIRST;
+        let mut attempts = 0u32;
+        loop {
+            attempts += 1;
+            match (self.reconnect)().await {
+                Ok(board) => {
+                    self.board = board;
+                    self.link_lost = false;
+                    // The new session's controller shows nothing until told.
+                    self.face_sent = None;
+                    self.log(&LogEvent::Reconnected { attempts })?;
+                    if let Some(face) = self.face {
+                        self.show_face(&face).await?;
+                    }
+                    return Ok(true);
+                }
+                Err(err) => tracing::debug!("reconnecting to the board controller: {err:#}"),
+            }
+            tokio::select! {
+                biased;
+                _ = shutdown.recv() => return Ok(false),
+                () = tokio::time::sleep(wait) => {}
+            }
+            wait = (wait * 2).min(RECONNECT_MAX);
+        }
     }
 
     fn fault(&mut self, message: &str) -> anyhow::Result<()> {

@@ -11,7 +11,7 @@
 //! takes as long as its computation, and the same seed replays the same run. Without it the
 //! clock is real and the pace is a person's.
 
-mod hand_arm;
+mod dobot_rig;
 mod people;
 mod screen;
 mod visitor;
@@ -38,10 +38,9 @@ use tokio::sync::broadcast;
 use crate::host::RobotColor;
 use crate::rng::SplitMix;
 use crate::robot::{
-    EventLog, LoopConfig, Player, Robot, Stats, ThinkOn, occupancy_map, start_or_resume,
+    EventLog, LoopConfig, Player, Reconnect, Robot, Stats, ThinkOn, occupancy_map, start_or_resume,
 };
 use crate::state::StateDir;
-use hand_arm::HandArm;
 use people::Pace;
 use screen::Screen;
 use visitor::{Visitor, VisitorKind};
@@ -174,14 +173,14 @@ fn screen_output(args: &Args) -> Box<dyn Write> {
     }
 }
 
-/// Starts a simulated board controller and connects to it through the controller protocol
-/// over an in-memory byte stream. `faults` damages bytes in both directions; the protocol must
-/// cope.
+/// Connects to the simulated board controller through the controller protocol over a new
+/// in-memory byte stream, serving the same board there (as after a cable was plugged back in).
+/// `faults` damages bytes in both directions; the protocol must cope.
 async fn connect_sim_board(
-    variant: Variant,
+    board: SimBoardHandle,
     faults: f64,
-    rng: &mut SplitMix,
-) -> anyhow::Result<(SimBoardHandle, ControllerDevice)> {
+    seeds: (u64, u64),
+) -> anyhow::Result<ControllerDevice> {
     let (host_io, controller_io) = tokio::io::duplex(4096);
     let byte_fault = faults / 200.0;
     let faults = |seed| ByteFaults {
@@ -189,22 +188,50 @@ async fn connect_sim_board(
         drop: byte_fault,
         corrupt: byte_fault,
     };
-    let empty = occupancy_map::to_occupancy(variant.geometry(), engine::Bitboard::EMPTY);
-    let (board, controller) = sim_board(
-        FaultyIo::new(controller_io, faults(rng.next_u64())),
-        empty,
+    let controller = board.serve(
+        FaultyIo::new(controller_io, faults(seeds.0)),
         PeerConfig::default(),
     );
     tokio::spawn(controller.run());
     let connection = connect(
-        FaultyIo::new(host_io, faults(rng.next_u64())),
+        FaultyIo::new(host_io, faults(seeds.1)),
         LinkConfig::default(),
     )
     .await
     .context("connecting to the simulated board controller")?;
     let (device, link) = ControllerDevice::new(connection, DeviceConfig::default());
-    tokio::spawn(link.run());
-    Ok((board, device))
+    tokio::spawn(async move {
+        if let Err(err) = link.run().await {
+            tracing::debug!("the simulated board controller's link ended: {err}");
+        }
+    });
+    Ok(device)
+}
+
+/// The simulated board controller (its first session) and a way to connect to it again.
+async fn sim_board_with_reconnect(
+    variant: Variant,
+    faults: f64,
+    rng: &mut SplitMix,
+) -> anyhow::Result<(
+    SimBoardHandle,
+    ControllerDevice,
+    Reconnect<ControllerDevice>,
+)> {
+    let empty = occupancy_map::to_occupancy(variant.geometry(), engine::Bitboard::EMPTY);
+    // The first session's transport is a stream nobody uses: the board is served on a fresh
+    // one for every connection.
+    let (unused, _) = tokio::io::duplex(1);
+    let (board, _) = sim_board(unused, empty, PeerConfig::default());
+    let device = connect_sim_board(board.clone(), faults, (rng.next_u64(), rng.next_u64())).await?;
+    let mut seeds = SplitMix::new(rng.next_u64());
+    let handle = board.clone();
+    let reconnect: Reconnect<ControllerDevice> = Box::new(move || {
+        let board = handle.clone();
+        let pair = (seeds.next_u64(), seeds.next_u64());
+        Box::pin(connect_sim_board(board, faults, pair))
+    });
+    Ok((board, device, reconnect))
 }
 
 /// The robot's voice: through the sound card when there is one and someone watches, silent in
@@ -260,12 +287,14 @@ fn pace(fast: bool) -> Pace {
             setup: Duration::from_secs(20),
             visitor_move: Duration::from_secs(5),
             board_fix: Duration::from_secs(5),
+            patience: Duration::from_secs(30),
         }
     } else {
         Pace {
             setup: Duration::from_secs(1),
             visitor_move: Duration::from_millis(800),
             board_fix: Duration::from_secs(2),
+            patience: Duration::from_secs(30),
         }
     }
 }
@@ -287,7 +316,8 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
     )?;
     let visitor = Visitor::new(args.visitor.clone(), rng.next_u64(), args.mistakes)?;
 
-    let (board, device) = connect_sim_board(variant, args.faults, &mut rng).await?;
+    let (board, device, reconnect) =
+        sim_board_with_reconnect(variant, args.faults, &mut rng).await?;
 
     let mut world = World::new(board.clone(), variant);
     if let Some(snapshot) = startup.host.snapshot() {
@@ -300,12 +330,7 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
         };
         world.set(&standing);
     }
-    let arm = HandArm::new(
-        world.clone(),
-        rng.next_u64(),
-        args.faults,
-        Duration::from_millis(if args.fast { 4_000 } else { 1_000 }),
-    );
+    let arm = dobot_rig::connect_sim_arm(board.clone(), variant, args.faults, &mut rng).await?;
 
     let voice = voice(&settings, args.fast, rng.next_u64())?;
     let config = loop_config(&settings, args);
@@ -313,6 +338,7 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
         config,
         startup,
         device,
+        reconnect,
         arm,
         Player::new(settings.play.level),
         voice,

@@ -23,6 +23,8 @@ pub struct Pace {
     pub visitor_move: Duration,
     /// Putting the robot's piece right.
     pub board_fix: Duration,
+    /// How long a visitor waits for the robot to react to a press before pressing again.
+    pub patience: Duration,
 }
 
 /// Plays the people's part until the robot stops, or the visitor leaves: then it asks the robot
@@ -35,7 +37,20 @@ pub async fn act(
     pace: Pace,
     shutdown: broadcast::Sender<()>,
 ) -> anyhow::Result<bool> {
-    while stage.changed().await.is_ok() {
+    loop {
+        match tokio::time::timeout(pace.patience, stage.changed()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => break,
+            Err(_) => {
+                // Nothing happened since the last press (it was lost with the link, say): a
+                // person presses again.
+                let waiting = stage.borrow().waiting;
+                if matches!(waiting, Waiting::VisitorMove | Waiting::BoardFix(_)) {
+                    board.press(ButtonId::CONFIRM);
+                }
+                continue;
+            }
+        }
         let Stage {
             waiting, position, ..
         } = stage.borrow_and_update().clone();

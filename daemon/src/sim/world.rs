@@ -20,11 +20,6 @@ impl World {
         World { board, variant }
     }
 
-    /// The variant whose board this is.
-    pub fn variant(&self) -> Variant {
-        self.variant
-    }
-
     /// Lays the board out as `position`.
     pub fn set(&mut self, position: &Position) {
         self.set_squares(position.occupied());

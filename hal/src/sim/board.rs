@@ -143,7 +143,9 @@ impl Firmware for SimBoardFirmware {
 #[derive(Debug, Clone)]
 pub struct SimBoardHandle {
     state: Shared,
-    peer: PeerHandle,
+    /// The session that serves the board now; replaced when the board is served on a new
+    /// transport, as a controller is after its cable was unplugged and plugged back in.
+    peer: Arc<Mutex<PeerHandle>>,
 }
 
 /// Serves a simulated board controller of `size` on `io`, starting with `occupancy`; spawn the
@@ -172,10 +174,36 @@ where
         size: occupancy.size(),
     };
     let (peer, driver) = serve(io, config, firmware);
-    (SimBoardHandle { state, peer }, driver)
+    let handle = SimBoardHandle {
+        state,
+        peer: Arc::new(Mutex::new(peer)),
+    };
+    (handle, driver)
 }
 
 impl SimBoardHandle {
+    /// Serves the same board (pieces, face, stuck sensors) on a new transport, as after a
+    /// reconnect; events go out on the new one from now on. Spawn the driver.
+    pub fn serve<T>(&self, io: T, config: PeerConfig) -> PeerDriver<T, SimBoardFirmware>
+    where
+        T: AsyncRead + AsyncWrite + Unpin,
+    {
+        let firmware = SimBoardFirmware {
+            state: Arc::clone(&self.state),
+            size: lock(&self.state).occupancy.size(),
+        };
+        let (peer, driver) = serve(io, config, firmware);
+        *self.peer.lock().unwrap_or_else(PoisonError::into_inner) = peer;
+        driver
+    }
+
+    fn peer(&self) -> PeerHandle {
+        self.peer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
     /// Where the pieces stand now (what healthy sensors read).
     pub fn occupancy(&self) -> Occupancy {
         lock(&self.state).occupancy
@@ -199,10 +227,11 @@ impl SimBoardHandle {
     /// Presses and releases `button`: two Button messages, sent reliably in order. Returns
     /// `false` when the controller is no longer running.
     pub fn press(&self, button: ButtonId) -> bool {
-        self.peer.send(Message::Button {
+        let peer = self.peer();
+        peer.send(Message::Button {
             button,
             pressed: true,
-        }) && self.peer.send(Message::Button {
+        }) && peer.send(Message::Button {
             button,
             pressed: false,
         })
@@ -234,7 +263,7 @@ impl SimBoardHandle {
     /// Sends a Fault as the firmware would on detecting (or clearing) one. Returns `false` when
     /// the controller is no longer running.
     pub fn report_fault(&self, fault: Fault) -> bool {
-        self.peer.send(Message::Fault(fault))
+        self.peer().send(Message::Fault(fault))
     }
 
     /// Changes the hardware the controller has, as a different build of the robot would: commands
