@@ -4,6 +4,7 @@ mod commands;
 mod host;
 mod rng;
 mod robot;
+mod run;
 mod sim;
 mod state;
 
@@ -32,6 +33,8 @@ enum Command {
     Match(commands::match_games::Args),
     /// Run the whole robot against simulated hardware and a simulated visitor.
     Sim(sim::Args),
+    /// Run the robot on its real devices (what systemd starts).
+    Run(run::Args),
 }
 
 fn main() -> ExitCode {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Command::Search(args) => commands::search::run(&args),
         Command::Match(args) => commands::match_games::run(&args),
         Command::Sim(args) => sim::run(&args),
+        Command::Run(args) => run::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

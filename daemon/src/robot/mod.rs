@@ -78,6 +78,38 @@ pub struct LoopConfig {
     pub archive_tags: Vec<(String, String)>,
 }
 
+impl LoopConfig {
+    /// The loop's timing from the settings; `games` and `max_plies` bound a run.
+    pub fn from_settings(
+        settings: &checkerbot_config::Settings,
+        games: Option<u32>,
+        max_plies: usize,
+        think_on: ThinkOn,
+    ) -> LoopConfig {
+        LoopConfig {
+            debounce: DebounceConfig {
+                agreeing_reads: settings.sensor.debounce_reads,
+                interval: Duration::from_millis(settings.sensor.read_interval_ms),
+                flicker_fault_after: Duration::from_millis(settings.sensor.flicker_fault_ms),
+            },
+            setup_poll: Duration::from_millis(500),
+            tick: Duration::from_millis(250),
+            move_time: Duration::from_millis(settings.play.move_time_ms),
+            think_on,
+            games,
+            max_plies,
+            face: settings.emotions.face.clone(),
+            archive_tags: vec![
+                ("Level".to_owned(), settings.play.level.to_string()),
+                (
+                    "Attitude".to_owned(),
+                    settings.emotions.attitude.as_str().to_owned(),
+                ),
+            ],
+        }
+    }
+}
+
 /// Opens the board controller's link again after it was lost (a cable pulled, a controller
 /// reset, a run of damaged frames the protocol gave up on).
 pub type Reconnect<B> = Box<dyn FnMut() -> Pin<Box<dyn Future<Output = anyhow::Result<B>>>>>;

@@ -29,7 +29,6 @@ use engine::{Color, Variant};
 use hal::controller::device::{ControllerDevice, DeviceConfig};
 use hal::controller::link::{LinkConfig, connect};
 use hal::controller::peer::PeerConfig;
-use hal::debounce::DebounceConfig;
 use hal::sim::board::{SimBoardHandle, sim_board};
 use hal::sim::faulty_io::{ByteFaults, FaultyIo};
 use sounds::{Language, Library, Speaker, Voice};
@@ -250,35 +249,6 @@ fn voice(settings: &checkerbot_config::Settings, fast: bool, seed: u64) -> anyho
     Ok(Voice::new(library, speaker, &settings.sounds, seed))
 }
 
-/// The loop's timing and limits from the settings and the command line.
-fn loop_config(settings: &checkerbot_config::Settings, args: &Args) -> LoopConfig {
-    LoopConfig {
-        debounce: DebounceConfig {
-            agreeing_reads: settings.sensor.debounce_reads,
-            interval: Duration::from_millis(settings.sensor.read_interval_ms),
-            flicker_fault_after: Duration::from_millis(settings.sensor.flicker_fault_ms),
-        },
-        setup_poll: Duration::from_millis(500),
-        tick: Duration::from_millis(250),
-        move_time: Duration::from_millis(settings.play.move_time_ms),
-        think_on: if args.fast {
-            ThinkOn::LoopThread
-        } else {
-            ThinkOn::Worker
-        },
-        games: Some(args.games),
-        max_plies: args.max_plies,
-        face: settings.emotions.face.clone(),
-        archive_tags: vec![
-            ("Level".to_owned(), settings.play.level.to_string()),
-            (
-                "Attitude".to_owned(),
-                settings.emotions.attitude.as_str().to_owned(),
-            ),
-        ],
-    }
-}
-
 /// How long the simulated people take: lifelike in a watched run, longer (and free) in a fast
 /// one, so that idle moods and lines have time to show in the log.
 fn pace(fast: bool) -> Pace {
@@ -333,7 +303,12 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
     let arm = dobot_rig::connect_sim_arm(board.clone(), variant, args.faults, &mut rng).await?;
 
     let voice = voice(&settings, args.fast, rng.next_u64())?;
-    let config = loop_config(&settings, args);
+    let think_on = if args.fast {
+        ThinkOn::LoopThread
+    } else {
+        ThinkOn::Worker
+    };
+    let config = LoopConfig::from_settings(&settings, Some(args.games), args.max_plies, think_on);
     let mut robot = Robot::new(
         config,
         startup,

@@ -1,0 +1,190 @@
+//! `checkerbot run`: the robot on its real devices, as systemd starts it.
+//!
+//! The board controller and the Dobot are opened by path (udev symlinks survive re-plugging),
+//! exclusively, at the configured baud rate. A board link that is lost is reopened with
+//! backoff while the game waits; SIGTERM or Ctrl-C lets the arm finish its move, parks it and
+//! exits, with the game in the journal for the next start.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use checkerbot_config::{ArmKind, RobotSide, Settings};
+use emotions::{Millis, Mind};
+use engine::Color;
+use hal::arm::Calibration;
+use hal::controller::device::{ControllerDevice, DeviceConfig};
+use hal::controller::link::{LinkConfig, connect};
+use hal::dobot::{DobotArm, DobotConfig};
+use sounds::{Library, Speaker, Voice};
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::broadcast;
+use tokio_serial::{SerialPortBuilderExt as _, SerialStream};
+
+use crate::host::{LogEvent, RobotColor};
+use crate::robot::{
+    LoopConfig, Observer, PlannedArm, Player, Reconnect, Robot, ThinkOn, View, start_or_resume,
+};
+use crate::state::StateDir;
+
+/// Where the settings are read from when `--config` is not given.
+pub const SYSTEM_CONFIG: &str = "/etc/checkerbot/checkerbot.toml";
+
+/// The file name of the arm's calibration in the state directory.
+pub const CALIBRATION_FILE: &str = "calibration.toml";
+
+/// Arguments of `checkerbot run`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Settings file (default: /etc/checkerbot/checkerbot.toml when it exists).
+    #[arg(long)]
+    config: Option<PathBuf>,
+}
+
+/// The settings file to read: the given one, or the system's when it exists.
+pub fn config_path(given: Option<&Path>) -> Option<PathBuf> {
+    given
+        .map(Path::to_path_buf)
+        .or_else(|| Some(PathBuf::from(SYSTEM_CONFIG)).filter(|p| p.exists()))
+}
+
+/// Runs the command.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    let path = config_path(args.config.as_deref());
+    let settings = checkerbot_config::load(path.as_deref()).context("reading the settings")?;
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?
+        .block_on(serve(settings))
+}
+
+/// Opens a serial port exclusively, so a second daemon or a terminal program cannot interleave
+/// bytes with ours.
+fn open_port(path: &Path, baud: u32) -> anyhow::Result<SerialStream> {
+    tokio_serial::new(path.to_string_lossy(), baud)
+        .open_native_async()
+        .with_context(|| format!("opening the serial port {}", path.display()))
+}
+
+/// Opens the board controller's port and completes the handshake.
+async fn connect_board(path: PathBuf, baud: u32) -> anyhow::Result<ControllerDevice> {
+    let port = open_port(&path, baud)?;
+    let connection = connect(port, LinkConfig::default())
+        .await
+        .with_context(|| format!("no board controller answering on {}", path.display()))?;
+    tracing::info!(
+        "board controller on {}: firmware {:?}",
+        path.display(),
+        connection.welcome.firmware
+    );
+    let (device, link) = ControllerDevice::new(connection, DeviceConfig::default());
+    tokio::spawn(async move {
+        if let Err(err) = link.run().await {
+            tracing::warn!("the board controller's link ended: {err}");
+        }
+    });
+    Ok(device)
+}
+
+/// Reads and checks the arm's calibration.
+pub fn load_calibration(state_dir: &Path) -> anyhow::Result<Calibration> {
+    let path = state_dir.join(CALIBRATION_FILE);
+    let text = std::fs::read_to_string(&path).with_context(|| {
+        format!(
+            "reading the arm's calibration {} (start from hal/data/calibration.example.toml)",
+            path.display()
+        )
+    })?;
+    Calibration::from_toml(&text).with_context(|| format!("checking {}", path.display()))
+}
+
+/// Every event as one log line, so the system journal holds what the event log would.
+struct JournalLog;
+
+impl Observer for JournalLog {
+    fn event(&mut self, now: Millis, event: &LogEvent, _: View<'_>) -> anyhow::Result<()> {
+        let json = serde_json::to_string(event)?;
+        if matches!(event, LogEvent::Fault { .. }) {
+            tracing::warn!(t = now.0, "{json}");
+        } else {
+            tracing::info!(t = now.0, "{json}");
+        }
+        Ok(())
+    }
+}
+
+async fn serve(settings: Settings) -> anyhow::Result<()> {
+    let state = StateDir::open(&settings.paths.state_dir)?;
+    let devices = &settings.devices;
+    if devices.arm != ArmKind::Dobot {
+        anyhow::bail!(
+            "devices.arm = {:?}: `checkerbot run` drives a Dobot; the reference arm's controller \
+             is not supported yet, and the simulator is `checkerbot sim`",
+            devices.arm
+        );
+    }
+    let calibration = load_calibration(&settings.paths.state_dir)?;
+    let dobot = DobotArm::connect(
+        open_port(&devices.arm_port, devices.baud)?,
+        DobotConfig::default(),
+    )
+    .await
+    .with_context(|| format!("no Dobot answering on {}", devices.arm_port.display()))?;
+    let arm = PlannedArm::new(dobot, calibration);
+    let board = connect_board(devices.board_port.clone(), devices.baud).await?;
+    let (port, baud) = (devices.board_port.clone(), devices.baud);
+    let reconnect: Reconnect<ControllerDevice> =
+        Box::new(move || Box::pin(connect_board(port.clone(), baud)));
+
+    let robot_color = match settings.game.robot {
+        RobotSide::White => RobotColor::Fixed(Color::White),
+        RobotSide::Black => RobotColor::Fixed(Color::Black),
+        RobotSide::Alternate => RobotColor::Alternate,
+    };
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let startup = start_or_resume(
+        Some(&state),
+        settings.game.variant,
+        robot_color,
+        || Mind::new(settings.emotions.clone(), seed),
+        Millis(0),
+    )?;
+    let library = Library::load(
+        &settings.sounds.packs_dir,
+        settings.sounds.overrides_dir.as_deref(),
+    )
+    .context("loading the voice packs")?;
+    let voice = Voice::new(
+        library,
+        Speaker::open(settings.sounds.volume),
+        &settings.sounds,
+        seed,
+    );
+    let config = LoopConfig::from_settings(&settings, None, usize::MAX, ThinkOn::Worker);
+    let mut robot = Robot::new(
+        config,
+        startup,
+        board,
+        reconnect,
+        arm,
+        Player::new(settings.play.level),
+        voice,
+    );
+    robot.keep_state_in(state)?;
+    robot.observe(Box::new(JournalLog));
+
+    let (shutdown, shutdown_rx) = broadcast::channel(1);
+    let mut terminate = signal(SignalKind::terminate()).context("listening for SIGTERM")?;
+    tokio::spawn(async move {
+        tokio::select! {
+            _ = terminate.recv() => tracing::info!("SIGTERM: finishing the arm's move and parking"),
+            _ = tokio::signal::ctrl_c() => tracing::info!("interrupted: finishing the arm's move and parking"),
+        }
+        let _ = shutdown.send(());
+    });
+    let stats = robot.run(shutdown_rx).await?;
+    tracing::info!("stopped after {} games in all", stats.games);
+    Ok(())
+}
