@@ -2,6 +2,7 @@
 
 mod commands;
 mod host;
+mod reload;
 mod rng;
 mod robot;
 mod run;

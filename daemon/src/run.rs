@@ -2,8 +2,9 @@
 //!
 //! The board controller and the Dobot are opened by path (udev symlinks survive re-plugging),
 //! exclusively, at the configured baud rate. A board link that is lost is reopened with
-//! backoff while the game waits; SIGTERM or Ctrl-C lets the arm finish its move, parks it and
-//! exits, with the game in the journal for the next start.
+//! backoff while the game waits; SIGHUP or a change of the settings file reloads the settings
+//! (see [`crate::reload`]); SIGTERM or Ctrl-C lets the arm finish its move, parks it and exits,
+//! with the game in the journal for the next start.
 
 use std::path::{Path, PathBuf};
 
@@ -55,7 +56,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("starting the async runtime")?
-        .block_on(serve(settings))
+        .block_on(serve(settings, path))
 }
 
 /// Opens a serial port exclusively, so a second daemon or a terminal program cannot interleave
@@ -113,7 +114,7 @@ impl Observer for JournalLog {
     }
 }
 
-async fn serve(settings: Settings) -> anyhow::Result<()> {
+async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Result<()> {
     let state = StateDir::open(&settings.paths.state_dir)?;
     let devices = &settings.devices;
     if devices.arm != ArmKind::Dobot {
@@ -174,6 +175,10 @@ async fn serve(settings: Settings) -> anyhow::Result<()> {
     );
     robot.keep_state_in(state)?;
     robot.observe(Box::new(JournalLog));
+    robot.reload_from(
+        crate::reload::watch_settings(config_file, crate::reload::POLL, true)
+            .context("listening for SIGHUP")?,
+    );
 
     let (shutdown, shutdown_rx) = broadcast::channel(1);
     let mut terminate = signal(SignalKind::terminate()).context("listening for SIGTERM")?;

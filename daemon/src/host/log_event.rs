@@ -84,6 +84,17 @@ pub enum LogEvent {
         /// Attempts it took.
         attempts: u32,
     },
+    /// The settings were reloaded (SIGHUP or a changed file) and apply from the next move.
+    SettingsReloaded {
+        /// `play.level`.
+        level: u8,
+        /// `emotions.attitude`.
+        attitude: String,
+        /// `sounds.language`.
+        language: String,
+        /// `sounds.volume`.
+        volume: f32,
+    },
     /// The game ended.
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.

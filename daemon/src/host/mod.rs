@@ -144,6 +144,8 @@ pub struct Host {
     last_face: Option<emotions::Face>,
     /// The expression last written to the event log.
     logged_expression: Option<emotions::Expression>,
+    /// A variant and robot colour from a settings reload, for the next game.
+    next_game: Option<(Variant, RobotColor)>,
 }
 
 impl Host {
@@ -160,6 +162,29 @@ impl Host {
             prediction: None,
             last_face: None,
             logged_expression: None,
+            next_game: None,
+        }
+    }
+
+    /// Applies reloaded settings: the emotions (attitude, thresholds) at once, the variant and
+    /// the robot's colour from the next game on (at once when no game is in progress).
+    pub fn apply_settings(
+        &mut self,
+        emotions: emotions::Settings,
+        variant: Variant,
+        robot_color: RobotColor,
+    ) {
+        self.mind.set_settings(emotions);
+        self.next_game = Some((variant, robot_color));
+        if self.state == State::WaitingForSetup {
+            self.begin_next_game_settings();
+        }
+    }
+
+    fn begin_next_game_settings(&mut self) {
+        if let Some((variant, robot_color)) = self.next_game.take() {
+            self.variant = variant;
+            self.robot_color = robot_color;
         }
     }
 
@@ -228,6 +253,7 @@ impl Host {
     }
 
     fn start_game(&mut self, now: Millis, out: &mut Vec<Action>) {
+        self.begin_next_game_settings();
         self.games_started += 1;
         self.robot = match self.robot_color {
             RobotColor::Fixed(color) => color,
@@ -397,6 +423,7 @@ impl Host {
         }));
         self.feel(Input::GameOver(emotions::Outcome::Draw), now, &mut out);
         self.state = State::WaitingForSetup;
+        self.begin_next_game_settings();
         out
     }
 
@@ -508,6 +535,7 @@ impl Host {
         }));
         self.feel(Input::GameOver(feeling), now, out);
         self.state = State::WaitingForSetup;
+        self.begin_next_game_settings();
         true
     }
 

@@ -255,3 +255,29 @@ fn a_snapshot_that_breaks_the_rules_is_refused_with_the_move_named() {
     .unwrap_err();
     assert!(err.to_string().contains("move 2 (a1-h8)"), "{err}");
 }
+
+#[test]
+fn reloaded_settings_change_the_variant_only_for_the_next_game() {
+    let mut host = started();
+    play(&mut host, "c3-d4", 10);
+    let settings = Settings {
+        attitude: emotions::Attitude::Rival,
+        ..Settings::default()
+    };
+    host.apply_settings(
+        settings,
+        Variant::Brazilian,
+        RobotColor::Fixed(Color::White),
+    );
+    // The game in progress keeps its rules.
+    assert_eq!(host.snapshot().unwrap().variant, "russian");
+    host.abandon("test", Millis(20));
+    let actions = host.handle(
+        Event::Scan(Position::new(Variant::Brazilian).occupied()),
+        Millis(30),
+    );
+    assert!(logs(&actions).iter().any(|e| matches!(
+        e,
+        LogEvent::GameStarted { variant, robot, .. } if variant == "brazilian" && robot == "white"
+    )));
+}

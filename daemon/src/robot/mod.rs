@@ -28,7 +28,7 @@ use hal::debounce::{DebounceConfig, DebounceError, stable_scan};
 use hal::device::{BoardSensor, ButtonId, Face};
 use hal::{Error as _, ErrorKind};
 use sounds::Voice;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, mpsc, watch};
 use tokio::task::{JoinError, JoinHandle};
 use tokio::time::{Instant, MissedTickBehavior};
 
@@ -138,6 +138,10 @@ pub struct Robot<B, M> {
     arm_scan_pending: bool,
     mover: Option<M>,
     player: Option<Player>,
+    /// New settings from a reload, when the robot runs with a settings file.
+    reloads: Option<mpsc::UnboundedReceiver<checkerbot_config::Settings>>,
+    /// A level that arrived while the player was thinking, for its next move.
+    pending_level: Option<u8>,
     voice: Voice,
     observers: Vec<Box<dyn Observer>>,
     stage: watch::Sender<Stage>,
@@ -185,8 +189,17 @@ enum Wake<M: PieceMover, E> {
     Thought(Box<Result<ThinkingDone, JoinError>>),
     ArmFinished(Result<ArmDone<M>, JoinError>),
     Press(Result<ButtonId, E>),
+    Reload(Box<checkerbot_config::Settings>),
     SetupPoll,
     Tick,
+}
+
+/// Waits for a message from a channel that may not exist (then forever).
+async fn recv<T>(channel: &mut Option<mpsc::UnboundedReceiver<T>>) -> Option<T> {
+    match channel {
+        Some(channel) => channel.recv().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Waits for a task that may not exist (then forever).
@@ -235,6 +248,8 @@ where
             arm_scan_pending: false,
             mover: Some(mover),
             player: Some(player),
+            reloads: None,
+            pending_level: None,
             voice,
             observers: Vec::new(),
             stage: watch::Sender::new(stage),
@@ -263,6 +278,45 @@ where
             stats,
         });
         Ok(())
+    }
+
+    /// Applies new settings as they come (see [`crate::reload`]).
+    pub fn reload_from(&mut self, reloads: mpsc::UnboundedReceiver<checkerbot_config::Settings>) {
+        self.reloads = Some(reloads);
+    }
+
+    /// Applies reloaded settings: attitude and emotions, voice, level and move time from the
+    /// next move; variant and robot colour from the next game. Devices and paths need a
+    /// restart.
+    fn apply_settings(&mut self, settings: &checkerbot_config::Settings) -> anyhow::Result<()> {
+        let robot_color = match settings.game.robot {
+            checkerbot_config::RobotSide::White => crate::host::RobotColor::Fixed(Color::White),
+            checkerbot_config::RobotSide::Black => crate::host::RobotColor::Fixed(Color::Black),
+            checkerbot_config::RobotSide::Alternate => crate::host::RobotColor::Alternate,
+        };
+        self.host.apply_settings(
+            settings.emotions.clone(),
+            settings.game.variant,
+            robot_color,
+        );
+        self.voice.apply(&settings.sounds);
+        match &mut self.player {
+            Some(player) => player.set_level(settings.play.level),
+            None => self.pending_level = Some(settings.play.level),
+        }
+        let fresh = LoopConfig::from_settings(
+            settings,
+            self.config.games,
+            self.config.max_plies,
+            self.config.think_on,
+        );
+        self.config = fresh;
+        self.log(&LogEvent::SettingsReloaded {
+            level: settings.play.level,
+            attitude: settings.emotions.attitude.as_str().to_owned(),
+            language: settings.sounds.language.code().to_owned(),
+            volume: settings.sounds.volume,
+        })
     }
 
     /// Adds someone who follows every event.
@@ -318,6 +372,7 @@ where
                 done = join(&mut workers.thinking) => Wake::Thought(Box::new(done)),
                 done = join(&mut workers.moving) => Wake::ArmFinished(done),
                 press = self.board.next_press() => Wake::Press(press),
+                Some(settings) = recv(&mut self.reloads) => Wake::Reload(Box::new(settings)),
                 _ = setup_poll.tick(), if waiting == Waiting::Setup => Wake::SetupPoll,
                 _ = ticker.tick() => Wake::Tick,
             };
@@ -342,7 +397,10 @@ where
         Ok(match wake {
             Wake::Thought(done) => {
                 workers.thinking = None;
-                let (player, reply) = (*done).context("the search thread failed")?;
+                let (mut player, reply) = (*done).context("the search thread failed")?;
+                if let Some(level) = self.pending_level.take() {
+                    player.set_level(level);
+                }
                 self.player = Some(player);
                 if reply.is_none() {
                     self.fault("the search found no move in a game that goes on")?;
@@ -371,6 +429,10 @@ where
             Wake::Shutdown | Wake::Press(Ok(_)) => None,
             Wake::Press(Err(err)) => {
                 self.device_error("button", &err)?;
+                None
+            }
+            Wake::Reload(settings) => {
+                self.apply_settings(&settings)?;
                 None
             }
             Wake::SetupPoll => self.scan().await?.map(Event::Scan),

@@ -28,6 +28,11 @@ impl Player {
         }
     }
 
+    /// Plays at `level` from the next move.
+    pub fn set_level(&mut self, level: u8) {
+        self.level = level;
+    }
+
     fn depth(&self) -> u32 {
         [1, 2, 6, 8, 10][usize::from(self.level.clamp(1, 5)) - 1]
     }
