@@ -126,6 +126,9 @@ pub async fn connect_sim_arm(
     );
     let config = DobotConfig {
         jump_height: SAFE_Z - BOARD_Z,
+        // The Magician's top Cartesian speed, so a watched game does not drag.
+        xyz_velocity: 300.0,
+        xyz_acceleration: 800.0,
         park: Pose {
             x: 200.0,
             y: 0.0,
