@@ -2,6 +2,7 @@
 
 mod commands;
 mod host;
+mod notify;
 mod reload;
 mod rng;
 mod robot;

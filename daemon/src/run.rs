@@ -7,6 +7,8 @@
 //! with the game in the journal for the next start.
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Duration;
 
 use anyhow::Context as _;
 use checkerbot_config::{ArmKind, RobotSide, Settings};
@@ -25,6 +27,7 @@ use crate::host::{LogEvent, RobotColor};
 use crate::robot::{
     LoopConfig, Observer, PlannedArm, Player, Reconnect, Robot, ThinkOn, View, start_or_resume,
 };
+use crate::notify::Notifier;
 use crate::state::StateDir;
 
 /// Where the settings are read from when `--config` is not given.
@@ -97,6 +100,28 @@ pub fn load_calibration(state_dir: &Path) -> anyhow::Result<Calibration> {
         )
     })?;
     Calibration::from_toml(&text).with_context(|| format!("checking {}", path.display()))
+}
+
+/// The game's state as systemd's STATUS line.
+struct SystemdStatus(Rc<Notifier>);
+
+impl Observer for SystemdStatus {
+    fn event(&mut self, _: Millis, event: &LogEvent, view: View<'_>) -> anyhow::Result<()> {
+        match event {
+            LogEvent::GameStarted { game, robot, .. } => {
+                self.0.status(&format!("game {game} in progress, the robot plays {robot}"));
+            }
+            LogEvent::GameOver { result, .. } => {
+                self.0.status(&format!(
+                    "waiting for the board to be set up (last game {result}, {} moves)",
+                    view.host.game().moves().len()
+                ));
+            }
+            LogEvent::Fault { message } => self.0.status(&format!("fault: {message}")),
+            _ => {}
+        }
+        Ok(())
+    }
 }
 
 /// Every event as one log line, so the system journal holds what the event log would.
@@ -180,6 +205,15 @@ async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Resu
             .context("listening for SIGHUP")?,
     );
 
+    let notifier = Rc::new(Notifier::from_env());
+    if notifier.watchdog_interval().is_some_and(|every| every < Duration::from_millis(500)) {
+        tracing::warn!("the watchdog timeout is shorter than the game loop's tick can serve");
+    }
+    let pinger = Rc::clone(&notifier);
+    robot.on_tick(Box::new(move || pinger.ping()));
+    robot.observe(Box::new(SystemdStatus(Rc::clone(&notifier))));
+    notifier.ready("waiting for the board to be set up");
+
     let (shutdown, shutdown_rx) = broadcast::channel(1);
     let mut terminate = signal(SignalKind::terminate()).context("listening for SIGTERM")?;
     tokio::spawn(async move {
@@ -189,7 +223,9 @@ async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Resu
         }
         let _ = shutdown.send(());
     });
+    let stopping = Rc::clone(&notifier);
     let stats = robot.run(shutdown_rx).await?;
+    stopping.stopping();
     tracing::info!("stopped after {} games in all", stats.games);
     Ok(())
 }

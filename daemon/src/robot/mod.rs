@@ -142,6 +142,8 @@ pub struct Robot<B, M> {
     reloads: Option<mpsc::UnboundedReceiver<checkerbot_config::Settings>>,
     /// A level that arrived while the player was thinking, for its next move.
     pending_level: Option<u8>,
+    /// Called on every tick of the loop's clock: proof of life for a watchdog.
+    alive: Option<Box<dyn FnMut()>>,
     voice: Voice,
     observers: Vec<Box<dyn Observer>>,
     stage: watch::Sender<Stage>,
@@ -250,6 +252,7 @@ where
             player: Some(player),
             reloads: None,
             pending_level: None,
+            alive: None,
             voice,
             observers: Vec::new(),
             stage: watch::Sender::new(stage),
@@ -317,6 +320,11 @@ where
             language: settings.sounds.language.code().to_owned(),
             volume: settings.sounds.volume,
         })
+    }
+
+    /// Calls `alive` on every tick of the loop's clock, so a stuck loop can be noticed.
+    pub fn on_tick(&mut self, alive: Box<dyn FnMut()>) {
+        self.alive = Some(alive);
     }
 
     /// Adds someone who follows every event.
@@ -436,7 +444,12 @@ where
                 None
             }
             Wake::SetupPoll => self.scan().await?.map(Event::Scan),
-            Wake::Tick => Some(Event::Tick),
+            Wake::Tick => {
+                if let Some(alive) = &mut self.alive {
+                    alive();
+                }
+                Some(Event::Tick)
+            }
         })
     }
 
