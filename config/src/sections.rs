@@ -1,6 +1,6 @@
 //! The sections of the settings file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use engine::Variant;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -151,18 +151,69 @@ impl Default for SensorSettings {
     }
 }
 
-/// Where state is kept.
+/// Where state is kept, and where the networks and ONNX Runtime are found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PathSettings {
     /// The game journal, the PDN archive and the counters.
     pub state_dir: PathBuf,
+    /// The folder of the networks (`<variant>-gen<N>.onnx`). Unset: found by
+    /// [`PathSettings::models_dir`]'s rule, so that the same default works from `cargo run` in
+    /// the repository and from an installed package.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub models_dir: Option<PathBuf>,
+    /// The ONNX Runtime library file (`libonnxruntime.so.1.32.0`). Unset: `ORT_DYLIB_PATH`, then
+    /// next to the executable (or its `lib/`), then the repository's `target/onnxruntime/`
+    /// (where `scripts/install-deps` puts it), then the system's library path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub onnxruntime: Option<PathBuf>,
 }
 
 impl Default for PathSettings {
     fn default() -> PathSettings {
         PathSettings {
             state_dir: PathBuf::from("/var/lib/checkerbot"),
+            models_dir: None,
+            onnxruntime: None,
         }
+    }
+}
+
+impl PathSettings {
+    /// Where an installed package keeps the networks.
+    pub const INSTALLED_MODELS: &'static str = "/usr/share/checkerbot/models";
+
+    /// The networks' folder: the configured one, else the first folder that exists of
+    /// 1. `<executable's folder>/../share/checkerbot/models` (an installed binary: `/usr/bin`
+    ///    gives `/usr/share/checkerbot/models`, `/usr/local/bin` gives `/usr/local/share/...`);
+    /// 2. the source tree's `models/` (`cargo run`, and tests, on the machine that built it);
+    /// 3. [`Self::INSTALLED_MODELS`].
+    ///
+    /// When none exists the answer is the last, so the message about a missing model names the
+    /// place a package would use.
+    pub fn models_dir(&self) -> PathBuf {
+        if let Some(dir) = &self.models_dir {
+            return dir.clone();
+        }
+        let installed_here = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().and_then(Path::parent).map(Path::to_path_buf))
+            .map(|prefix| prefix.join("share").join("checkerbot").join("models"));
+        let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .map(|root| root.join("models"));
+        installed_here
+            .into_iter()
+            .chain(source)
+            .find(|dir| dir.is_dir())
+            .unwrap_or_else(|| PathBuf::from(Self::INSTALLED_MODELS))
+    }
+
+    /// Where `scripts/install-deps` puts ONNX Runtime for development runs: the repository's
+    /// `target/onnxruntime/` as it was when this binary was built.
+    pub fn source_onnxruntime_dir() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .map_or_else(PathBuf::new, |root| root.join("target").join("onnxruntime"))
     }
 }

@@ -64,6 +64,37 @@ impl Settings {
             "devices.baud",
             format!("{baud} is not a standard rate such as 115200"),
         );
+        if let Some(dir) = &self.paths.models_dir {
+            check(
+                !dir.as_os_str().is_empty(),
+                "paths.models_dir",
+                "is empty; name the folder of the .onnx networks or leave the key out".to_owned(),
+            );
+            check(
+                !dir.is_file(),
+                "paths.models_dir",
+                format!(
+                    "{} is a file; name the folder that holds the .onnx networks",
+                    dir.display()
+                ),
+            );
+        }
+        if let Some(lib) = &self.paths.onnxruntime {
+            check(
+                !lib.as_os_str().is_empty(),
+                "paths.onnxruntime",
+                "is empty; name the library file or leave the key out".to_owned(),
+            );
+            check(
+                !lib.is_dir(),
+                "paths.onnxruntime",
+                format!(
+                    "{} is a folder; name the library file itself, such as {}/libonnxruntime.so.1.32.0",
+                    lib.display(),
+                    lib.display()
+                ),
+            );
+        }
         if let Err(err) = self.emotions.validate() {
             check(false, "emotions", err.to_string());
         }

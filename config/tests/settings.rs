@@ -122,3 +122,55 @@ fn a_missing_file_is_an_error_naming_it() {
         "{err}"
     );
 }
+
+#[test]
+fn model_and_runtime_paths_load_and_are_checked() {
+    let dir = std::env::temp_dir().join(format!("checkerbot-config-{}", std::process::id()));
+    let path = write(
+        "paths.toml",
+        "[paths]\nmodels_dir = \"/srv/models\"\nonnxruntime = \"/opt/ort/libonnxruntime.so.1.32.0\"\n",
+    );
+    let settings = load_with_env(Some(&path), HashMap::new()).unwrap();
+    assert_eq!(settings.paths.models_dir(), Path::new("/srv/models"));
+    assert_eq!(
+        settings.paths.onnxruntime.as_deref(),
+        Some(Path::new("/opt/ort/libonnxruntime.so.1.32.0"))
+    );
+
+    // A folder where the library file belongs, a file where the models' folder belongs.
+    let path = write(
+        "swapped.toml",
+        &format!(
+            "[paths]\nmodels_dir = \"{}\"\nonnxruntime = \"{}\"\n",
+            path.display(),
+            dir.display()
+        ),
+    );
+    match load_with_env(Some(&path), HashMap::new()) {
+        Err(LoadError::Invalid { problems }) => {
+            let keys: Vec<_> = problems.iter().map(|p| p.key.as_str()).collect();
+            assert_eq!(keys, ["paths.models_dir", "paths.onnxruntime"]);
+            assert!(problems[0].message.contains("is a file"), "{problems:?}");
+            assert!(problems[1].message.contains("is a folder"), "{problems:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let path = write("empty.toml", "[paths]\nonnxruntime = \"\"\n");
+    let text = load_with_env(Some(&path), HashMap::new())
+        .unwrap_err()
+        .to_string();
+    assert!(text.contains("paths.onnxruntime: is empty"), "{text}");
+}
+
+#[test]
+fn the_default_models_folder_is_the_source_trees_during_development() {
+    // Test binaries live under target/, which has no share/checkerbot/models: the rule falls
+    // through to the repository's models/ folder.
+    let found = Settings::default().paths.models_dir();
+    let expected = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .join("models");
+    assert_eq!(found, expected);
+    assert!(found.join("README.md").exists());
+}

@@ -1,5 +1,6 @@
 //! `checkerbot`: the draughts robot's daemon and its command-line tools.
 
+mod brain;
 mod commands;
 mod host;
 mod notify;
@@ -33,6 +34,8 @@ enum Command {
     Search(commands::search::Args),
     /// Play games between two players and report the score (strength measurements).
     Match(commands::match_games::Args),
+    /// Write alpha-beta-labelled positions for training a network (see training/README.md).
+    Datagen(commands::datagen::Args),
     /// Run the whole robot against simulated hardware and a simulated visitor.
     Sim(sim::Args),
     /// Run the robot on its real devices (what systemd starts).
@@ -56,6 +59,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => commands::moves::run(&args),
         Command::Search(args) => commands::search::run(&args),
         Command::Match(args) => commands::match_games::run(&args),
+        Command::Datagen(args) => commands::datagen::run(&args),
         Command::Sim(args) => sim::run(&args),
         Command::Run(args) => run::run(&args),
     };

@@ -35,8 +35,8 @@ impl Notifier {
 
     /// A notifier writing to the socket at `path` (tests, and systemd's `NOTIFY_SOCKET`).
     pub fn to_socket(path: &str, watchdog: Option<Duration>) -> Notifier {
-        let socket = Notifier::address(path)
-            .and_then(|addr| Some((UnixDatagram::unbound().ok()?, addr)));
+        let socket =
+            Notifier::address(path).and_then(|addr| Some((UnixDatagram::unbound().ok()?, addr)));
         Notifier { socket, watchdog }
     }
 
@@ -99,8 +99,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("notify");
         let listener = UnixDatagram::bind(&path).unwrap();
-        let notifier =
-            Notifier::to_socket(path.to_str().unwrap(), Some(Duration::from_secs(10)));
+        let notifier = Notifier::to_socket(path.to_str().unwrap(), Some(Duration::from_secs(10)));
         assert_eq!(notifier.watchdog_interval(), Some(Duration::from_secs(5)));
         notifier.ready("waiting for a game");
         assert_eq!(received(&listener), "READY=1\nSTATUS=waiting for a game");

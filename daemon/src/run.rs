@@ -23,11 +23,12 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::broadcast;
 use tokio_serial::{SerialPortBuilderExt as _, SerialStream};
 
+use crate::brain::Brain;
 use crate::host::{LogEvent, RobotColor};
-use crate::robot::{
-    LoopConfig, Observer, PlannedArm, Player, Reconnect, Robot, ThinkOn, View, start_or_resume,
-};
 use crate::notify::Notifier;
+use crate::robot::{
+    LoopConfig, Observer, PlannedArm, Reconnect, Robot, ThinkOn, View, start_or_resume,
+};
 use crate::state::StateDir;
 
 /// Where the settings are read from when `--config` is not given.
@@ -109,7 +110,8 @@ impl Observer for SystemdStatus {
     fn event(&mut self, _: Millis, event: &LogEvent, view: View<'_>) -> anyhow::Result<()> {
         match event {
             LogEvent::GameStarted { game, robot, .. } => {
-                self.0.status(&format!("game {game} in progress, the robot plays {robot}"));
+                self.0
+                    .status(&format!("game {game} in progress, the robot plays {robot}"));
             }
             LogEvent::GameOver { result, .. } => {
                 self.0.status(&format!(
@@ -189,15 +191,9 @@ async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Resu
         seed,
     );
     let config = LoopConfig::from_settings(&settings, None, usize::MAX, ThinkOn::Worker);
-    let mut robot = Robot::new(
-        config,
-        startup,
-        board,
-        reconnect,
-        arm,
-        Player::new(settings.play.level),
-        voice,
-    );
+    let brain = Brain::new(&settings, seed);
+    tracing::info!("the robot plays with {}", brain.describe());
+    let mut robot = Robot::new(config, startup, board, reconnect, arm, brain, voice);
     robot.keep_state_in(state)?;
     robot.observe(Box::new(JournalLog));
     robot.reload_from(
@@ -206,7 +202,10 @@ async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Resu
     );
 
     let notifier = Rc::new(Notifier::from_env());
-    if notifier.watchdog_interval().is_some_and(|every| every < Duration::from_millis(500)) {
+    if notifier
+        .watchdog_interval()
+        .is_some_and(|every| every < Duration::from_millis(500))
+    {
         tracing::warn!("the watchdog timeout is shorter than the game loop's tick can serve");
     }
     let pinger = Rc::clone(&notifier);
@@ -224,7 +223,7 @@ async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Resu
         let _ = shutdown.send(());
     });
     let stopping = Rc::clone(&notifier);
-    let stats = robot.run(shutdown_rx).await?;
+    let stats = Box::pin(robot.run(shutdown_rx)).await?;
     stopping.stopping();
     tracing::info!("stopped after {} games in all", stats.games);
     Ok(())

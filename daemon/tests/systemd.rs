@@ -69,7 +69,10 @@ fn the_udev_names_are_the_default_ports() {
         let symlink = format!("SYMLINK+=\"{}\"", name.trim_start_matches('/'));
         assert!(rules.contains(&symlink), "no rule names {}", port.display());
     }
-    for line in rules.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in rules
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         assert!(line.contains("TAG+=\"systemd\""), "{line}");
         assert!(line.contains("GROUP=\"dialout\""), "{line}");
     }

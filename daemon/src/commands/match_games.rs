@@ -2,13 +2,25 @@
 //!
 //! Colours alternate every game and each pair of games starts from the same randomly chosen
 //! opening (a few random plies from the seed), so both players get both sides of it.
+//!
+//! A `level:N` player is the robot's own [`Brain`] at that level, with the settings from the
+//! environment (`CHECKERBOT_PATHS__MODELS_DIR`, ...) and a clock that raises its stop flag at
+//! `--move-time-ms`, as the daemon does. `--v-log` writes each of its win probabilities with
+//! the game's final result, for the calibration table in `models/README.md`.
 
 use std::fmt;
+use std::fs::File;
+use std::io::{BufWriter, Write as _};
+use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
+use anyhow::Context as _;
 use engine::search::{Limits, Searcher};
 
+use crate::brain::Brain;
 use crate::rng::SplitMix;
 use engine::{Game, GameResult, Move, Variant};
 
@@ -18,7 +30,8 @@ pub struct Args {
     /// Variant whose rules apply.
     #[arg(long, value_parser = super::parse_variant)]
     variant: Variant,
-    /// First player: `random`, `depth:N` or `nodes:N` (alpha-beta).
+    /// First player: `random`, `depth:N`, `nodes:N` or `time:MS` (alpha-beta), `level:N` (the
+    /// robot).
     #[arg(long)]
     first: PlayerSpec,
     /// Second player, same forms.
@@ -36,6 +49,12 @@ pub struct Args {
     /// Longest game in plies before it is called a draw.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
+    /// Move time of `level:N` players in milliseconds (their stop flag is raised then).
+    #[arg(long, default_value_t = 2_000)]
+    move_time_ms: u64,
+    /// Writes one JSON line per move of a `level:N` player: its v and the game's result for it.
+    #[arg(long)]
+    v_log: Option<PathBuf>,
 }
 
 /// A player in a match.
@@ -47,16 +66,25 @@ pub enum PlayerSpec {
     Depth(u32),
     /// Alpha-beta with a node budget.
     Nodes(u64),
+    /// Alpha-beta until a move time in milliseconds (for "equal time" comparisons).
+    Time(u64),
+    /// The robot's [`Brain`] at a difficulty level (1..=5).
+    Level(u8),
 }
 
 impl FromStr for PlayerSpec {
     type Err = String;
     fn from_str(s: &str) -> Result<PlayerSpec, String> {
-        let bad = || format!("{s:?}: expected random, depth:N or nodes:N");
+        let bad = || format!("{s:?}: expected random, depth:N, nodes:N, time:MS or level:1..5");
         match s.split_once(':') {
             None if s == "random" => Ok(PlayerSpec::Random),
             Some(("depth", n)) => n.parse().map(PlayerSpec::Depth).map_err(|_| bad()),
             Some(("nodes", n)) => n.parse().map(PlayerSpec::Nodes).map_err(|_| bad()),
+            Some(("time", n)) => n.parse().map(PlayerSpec::Time).map_err(|_| bad()),
+            Some(("level", n)) => match n.parse() {
+                Ok(level @ 1..=5) => Ok(PlayerSpec::Level(level)),
+                _ => Err(bad()),
+            },
             _ => Err(bad()),
         }
     }
@@ -68,6 +96,8 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Depth(d) => write!(f, "depth:{d}"),
             PlayerSpec::Nodes(n) => write!(f, "nodes:{n}"),
+            PlayerSpec::Time(ms) => write!(f, "time:{ms}"),
+            PlayerSpec::Level(n) => write!(f, "level:{n}"),
         }
     }
 }
@@ -75,41 +105,121 @@ impl fmt::Display for PlayerSpec {
 struct Player {
     spec: PlayerSpec,
     searcher: Searcher,
+    brain: Option<Brain>,
+    /// Time spent choosing moves, and the moves chosen.
+    thinking: Duration,
+    longest: Duration,
+    chosen: u32,
+    /// The `level:N` player's v of each move in the current game.
+    vs: Vec<f32>,
 }
 
 impl Player {
-    fn choose(&mut self, game: &Game, rng: &mut SplitMix) -> Move {
+    fn new(spec: PlayerSpec, args: &Args, seed: u64) -> anyhow::Result<Player> {
+        let brain = match spec {
+            PlayerSpec::Level(level) => {
+                let mut settings = checkerbot_config::load(None)
+                    .context("reading the settings from the environment")?;
+                settings.game.variant = args.variant;
+                settings.play.level = level;
+                settings.play.move_time_ms = args.move_time_ms;
+                let brain = Brain::new(&settings, seed);
+                eprintln!("{spec}: {}", brain.describe());
+                Some(brain)
+            }
+            _ => None,
+        };
+        Ok(Player {
+            spec,
+            searcher: Searcher::new(8),
+            brain,
+            thinking: Duration::ZERO,
+            longest: Duration::ZERO,
+            chosen: 0,
+            vs: Vec::new(),
+        })
+    }
+
+    fn choose(&mut self, game: &Game, rng: &mut SplitMix, move_time: Duration) -> Move {
+        let started = Instant::now();
+        let mv = self.choose_untimed(game, rng, move_time);
+        let spent = started.elapsed();
+        self.thinking += spent;
+        self.longest = self.longest.max(spent);
+        self.chosen += 1;
+        mv
+    }
+
+    fn choose_untimed(&mut self, game: &Game, rng: &mut SplitMix, move_time: Duration) -> Move {
         let moves = game.position().legal_moves();
+        if let Some(brain) = &mut self.brain {
+            let positions = game.positions();
+            let history = &positions[..positions.len() - 1];
+            let thought = with_deadline(move_time, |stop| {
+                brain.think(game.position(), history, stop)
+            });
+            return match thought {
+                Some(thought) => {
+                    self.vs.push(thought.v);
+                    thought.mv
+                }
+                None => moves[0],
+            };
+        }
         let limits = match self.spec {
-            PlayerSpec::Random => return moves[rng.below(moves.len())],
+            PlayerSpec::Random | PlayerSpec::Level(_) => return moves[rng.below(moves.len())],
             PlayerSpec::Depth(depth) => Limits {
                 depth,
                 nodes: u64::MAX,
             },
             PlayerSpec::Nodes(nodes) => Limits { depth: 64, nodes },
+            PlayerSpec::Time(_) => Limits::default(),
         };
         let positions = game.positions();
         let history = &positions[..positions.len() - 1];
-        self.searcher
-            .search(game.position(), history, limits, &AtomicBool::new(false))
-            .best
-            .unwrap_or(moves[0])
+        let searcher = &mut self.searcher;
+        let mut search =
+            |stop: &AtomicBool| searcher.search(game.position(), history, limits, stop);
+        match self.spec {
+            PlayerSpec::Time(ms) => with_deadline(Duration::from_millis(ms), search),
+            _ => search(&AtomicBool::new(false)),
+        }
+        .best
+        .unwrap_or(moves[0])
     }
+}
+
+/// Runs `f` with a stop flag that a timer raises after `time`.
+fn with_deadline<T>(time: Duration, f: impl FnOnce(&AtomicBool) -> T) -> T {
+    let stop = AtomicBool::new(false);
+    let (done, wait) = mpsc::channel::<()>();
+    let raise = &stop;
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(time) {
+                raise.store(true, Ordering::Relaxed);
+            }
+        });
+        let out = f(&stop);
+        drop(done);
+        out
+    })
 }
 
 /// Runs the command and prints one line per game and a summary.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut rng = SplitMix::new(args.seed);
     let mut players = [
-        Player {
-            spec: args.first,
-            searcher: Searcher::new(8),
-        },
-        Player {
-            spec: args.second,
-            searcher: Searcher::new(8),
-        },
+        Player::new(args.first, args, args.seed.wrapping_mul(2))?,
+        Player::new(args.second, args, args.seed.wrapping_mul(2).wrapping_add(1))?,
     ];
+    let move_time = Duration::from_millis(args.move_time_ms);
+    let mut v_log = match &args.v_log {
+        Some(path) => Some(BufWriter::new(
+            File::create(path).with_context(|| format!("creating {}", path.display()))?,
+        )),
+        None => None,
+    };
     let mut tally = [0u32; 3]; // first wins, draws, second wins
     let mut opening = Vec::new();
     for index in 0..args.games {
@@ -133,7 +243,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         while game.outcome().is_none() && game.moves().len() < args.max_plies {
             let turn = game.position().turn();
             let who = usize::from(sides[1] == turn);
-            let mv = players[who].choose(&game, &mut rng);
+            let mv = players[who].choose(&game, &mut rng, move_time);
             game.play(&mv)?;
         }
         // Index into the tally: 0 the first player won, 1 draw, 2 the second player won.
@@ -143,6 +253,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             GameResult::Draw => (1, "draw"),
         };
         tally[verdict] += 1;
+        if let Some(out) = &mut v_log {
+            write_v_log(out, index + 1, &players, sides, verdict)?;
+        }
+        for player in &mut players {
+            player.vs.clear();
+        }
         println!(
             "game {:>3}: first plays {:<5} {label} after {} plies",
             index + 1,
@@ -161,6 +277,50 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         tally[2],
         f64::from(args.games) - first_score
     );
+    for player in &players {
+        if player.chosen > 0 {
+            println!(
+                "{}: {} moves, {:.1} ms a move on average, longest {:.1} ms",
+                player.spec,
+                player.chosen,
+                player.thinking.as_secs_f64() * 1e3 / f64::from(player.chosen),
+                player.longest.as_secs_f64() * 1e3
+            );
+        }
+    }
+    if let Some(out) = &mut v_log {
+        out.flush().context("writing the v log")?;
+    }
+    Ok(())
+}
+
+/// One JSON line per move of each `level:N` player in game `game`: its v and its final score.
+fn write_v_log(
+    out: &mut impl std::io::Write,
+    game: u32,
+    players: &[Player; 2],
+    sides: [engine::Color; 2],
+    verdict: usize,
+) -> anyhow::Result<()> {
+    for (who, player) in players.iter().enumerate() {
+        let score = match verdict {
+            1 => 0.5,
+            0 if who == 0 => 1.0,
+            2 if who == 1 => 1.0,
+            _ => 0.0,
+        };
+        for (i, v) in player.vs.iter().enumerate() {
+            writeln!(
+                out,
+                r#"{{"game":{game},"player":"{}","side":"{}","move":{},"moves":{},"v":{v:.4},"result":{score}}}"#,
+                player.spec,
+                sides[who].name(),
+                i + 1,
+                player.vs.len()
+            )
+            .context("writing the v log")?;
+        }
+    }
     Ok(())
 }
 
@@ -177,4 +337,28 @@ fn random_opening(variant: Variant, plies: u32, rng: &mut SplitMix) -> Vec<Move>
         moves.push(mv);
     }
     moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PlayerSpec;
+
+    #[test]
+    fn player_forms_parse_and_print_back() {
+        for text in [
+            "random",
+            "depth:4",
+            "nodes:5000",
+            "time:200",
+            "level:1",
+            "level:5",
+        ] {
+            let spec: PlayerSpec = text.parse().unwrap();
+            assert_eq!(spec.to_string(), text);
+        }
+        for bad in ["level:0", "level:6", "level:x", "time:", "deep:3"] {
+            let err = bad.parse::<PlayerSpec>().unwrap_err();
+            assert!(err.contains("level:1..5"), "{err}");
+        }
+    }
 }

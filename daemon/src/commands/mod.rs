@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod datagen;
 pub mod match_games;
 pub mod moves;
 pub mod perft;

@@ -32,6 +32,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 use tokio::task::{JoinError, JoinHandle};
 use tokio::time::{Instant, MissedTickBehavior};
 
+use crate::brain::Brain;
 use crate::host::{Action, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
 use crate::state::{Journal, StateDir, utc_date};
 use face_output::{FaceChanges, FaceCommands};
@@ -40,7 +41,7 @@ pub use piece_mover::PieceMover;
 pub use planned_arm::PlannedArm;
 pub use startup::{Startup, start_or_resume};
 pub use stats::Stats;
-pub use thinking::{Player, ThinkOn};
+pub use thinking::ThinkOn;
 
 /// What people around the robot can see of it: the simulated visitors act on it, the operator
 /// page shows it. `serial` grows with every change, so a watcher acts once per change.
@@ -137,11 +138,11 @@ pub struct Robot<B, M> {
     /// The arm finished but the board could not be read: read it after reconnecting.
     arm_scan_pending: bool,
     mover: Option<M>,
-    player: Option<Player>,
+    brain: Option<Brain>,
     /// New settings from a reload, when the robot runs with a settings file.
     reloads: Option<mpsc::UnboundedReceiver<checkerbot_config::Settings>>,
-    /// A level that arrived while the player was thinking, for its next move.
-    pending_level: Option<u8>,
+    /// Settings that arrived while the brain was thinking, for its next move.
+    pending_settings: Option<Box<checkerbot_config::Settings>>,
     /// Called on every tick of the loop's clock: proof of life for a watchdog.
     alive: Option<Box<dyn FnMut()>>,
     voice: Voice,
@@ -174,7 +175,7 @@ impl<B, M> std::fmt::Debug for Robot<B, M> {
 }
 
 /// What a search task hands back: the player and its answer.
-type ThinkingDone = (Player, Option<SearchReply>);
+type ThinkingDone = (Brain, Option<SearchReply>);
 
 /// What an arm task hands back: the mover and how the move went.
 type ArmDone<M> = (M, Result<(), <M as PieceMover>::Error>);
@@ -224,7 +225,7 @@ where
         board: B,
         reconnect: Reconnect<B>,
         mover: M,
-        player: Player,
+        brain: Brain,
         voice: Voice,
     ) -> Robot<B, M> {
         let Startup {
@@ -249,9 +250,9 @@ where
             link_lost: false,
             arm_scan_pending: false,
             mover: Some(mover),
-            player: Some(player),
+            brain: Some(brain),
             reloads: None,
-            pending_level: None,
+            pending_settings: None,
             alive: None,
             voice,
             observers: Vec::new(),
@@ -303,9 +304,9 @@ where
             robot_color,
         );
         self.voice.apply(&settings.sounds);
-        match &mut self.player {
-            Some(player) => player.set_level(settings.play.level),
-            None => self.pending_level = Some(settings.play.level),
+        match &mut self.brain {
+            Some(brain) => brain.reconfigure(settings),
+            None => self.pending_settings = Some(Box::new(settings.clone())),
         }
         let fresh = LoopConfig::from_settings(
             settings,
@@ -405,11 +406,11 @@ where
         Ok(match wake {
             Wake::Thought(done) => {
                 workers.thinking = None;
-                let (mut player, reply) = (*done).context("the search thread failed")?;
-                if let Some(level) = self.pending_level.take() {
-                    player.set_level(level);
+                let (mut brain, reply) = (*done).context("the search thread failed")?;
+                if let Some(settings) = self.pending_settings.take() {
+                    brain.reconfigure(&settings);
                 }
-                self.player = Some(player);
+                self.brain = Some(brain);
                 if reply.is_none() {
                     self.fault("the search found no move in a game that goes on")?;
                 }
@@ -479,10 +480,10 @@ where
         for action in actions {
             match action {
                 Action::Search { position, history } => {
-                    let player = self.player.take().context("a search is already running")?;
+                    let brain = self.brain.take().context("a search is already running")?;
                     workers.thinking = Some(thinking::think(
                         self.config.think_on,
-                        player,
+                        brain,
                         position,
                         history,
                         self.config.move_time,

@@ -7,57 +7,10 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use engine::Position;
-use engine::search::{Limits, Searcher};
 use tokio::task::JoinHandle;
 
+use crate::brain::Brain;
 use crate::host::SearchReply;
-
-/// The robot's player: alpha-beta at the level's depth.
-#[derive(Debug)]
-pub struct Player {
-    searcher: Searcher,
-    level: u8,
-}
-
-impl Player {
-    /// A player at `level` (1..=5).
-    pub fn new(level: u8) -> Player {
-        Player {
-            searcher: Searcher::new(16),
-            level,
-        }
-    }
-
-    /// Plays at `level` from the next move.
-    pub fn set_level(&mut self, level: u8) {
-        self.level = level;
-    }
-
-    fn depth(&self) -> u32 {
-        [1, 2, 6, 8, 10][usize::from(self.level.clamp(1, 5)) - 1]
-    }
-
-    /// Chooses a move; `None` when the position has none (the game is over).
-    fn think(
-        &mut self,
-        position: &Position,
-        history: &[Position],
-        stop: &AtomicBool,
-    ) -> Option<SearchReply> {
-        let limits = Limits {
-            depth: self.depth(),
-            nodes: 2_000_000,
-        };
-        let clock = std::time::Instant::now();
-        let result = self.searcher.search(position, history, limits, stop);
-        Some(SearchReply {
-            mv: result.best?,
-            v: result.win_probability,
-            pv: result.pv,
-            think_ms: clock.elapsed().as_millis() as u64,
-        })
-    }
-}
 
 /// Where the search runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,18 +23,25 @@ pub enum ThinkOn {
     LoopThread,
 }
 
-/// Starts a search stopped when `budget` of real time has passed; the task hands the player
-/// back with its answer.
+/// Starts a search stopped when `budget` of real time has passed; the task hands the brain back
+/// with its answer (`None` only when the position has no move).
 pub fn think(
     on: ThinkOn,
-    mut player: Player,
+    mut brain: Brain,
     position: Position,
     history: Vec<Position>,
     budget: Duration,
-) -> JoinHandle<(Player, Option<SearchReply>)> {
+) -> JoinHandle<(Brain, Option<SearchReply>)> {
     let work = move || {
-        let reply = within_budget(budget, |stop| player.think(&position, &history, stop));
-        (player, reply)
+        let clock = std::time::Instant::now();
+        let thought = within_budget(budget, |stop| brain.think(&position, &history, stop));
+        let reply = thought.map(|thought| SearchReply {
+            mv: thought.mv,
+            v: thought.v,
+            pv: thought.pv,
+            think_ms: clock.elapsed().as_millis() as u64,
+        });
+        (brain, reply)
     };
     match on {
         ThinkOn::Worker => tokio::task::spawn_blocking(work),

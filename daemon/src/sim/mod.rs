@@ -34,10 +34,11 @@ use hal::sim::faulty_io::{ByteFaults, FaultyIo};
 use sounds::{Language, Library, Speaker, Voice};
 use tokio::sync::broadcast;
 
+use crate::brain::Brain;
 use crate::host::RobotColor;
 use crate::rng::SplitMix;
 use crate::robot::{
-    EventLog, LoopConfig, Player, Reconnect, Robot, Stats, ThinkOn, occupancy_map, start_or_resume,
+    EventLog, LoopConfig, Reconnect, Robot, Stats, ThinkOn, occupancy_map, start_or_resume,
 };
 use crate::state::StateDir;
 use people::Pace;
@@ -309,23 +310,19 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
         ThinkOn::Worker
     };
     let config = LoopConfig::from_settings(&settings, Some(args.games), args.max_plies, think_on);
-    let mut robot = Robot::new(
-        config,
-        startup,
-        device,
-        reconnect,
-        arm,
-        Player::new(settings.play.level),
-        voice,
-    );
+    let brain = Brain::new(&settings, rng.next_u64());
+    let plays = brain.describe();
+    let mut robot = Robot::new(config, startup, device, reconnect, arm, brain, voice);
     if let Some(state) = state {
         robot.keep_state_in(state)?;
     }
-    robot.observe(Box::new(Screen::new(
+    let mut screen = Screen::new(
         screen_output(args),
         !args.fast,
         settings.emotions.face.clone(),
-    )));
+    );
+    screen.line(&format!("the robot plays with {plays}"));
+    robot.observe(Box::new(screen));
     if let Some(path) = &args.events {
         let out: Box<dyn Write> = if path.as_os_str() == "-" {
             Box::new(io::stdout())
@@ -346,7 +343,7 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
         pace(args.fast),
         shutdown.clone(),
     ));
-    let mut stats = robot.run(shutdown_rx).await?;
+    let mut stats = Box::pin(robot.run(shutdown_rx)).await?;
     // The people finish when the robot's stage closes; a script error surfaces here.
     if people.await.context("the simulated people failed")?? {
         stats.unfinished += 1;

@@ -6,6 +6,7 @@
 //! [`NetworkError`] whose message the caller logs once before playing with alpha-beta.
 
 mod error;
+mod evaluator;
 pub mod library;
 
 use std::any::Any;
@@ -17,6 +18,7 @@ use ort::session::Session;
 use ort::value::{Tensor, TensorElementType, ValueType};
 
 pub use self::error::NetworkError;
+pub use self::evaluator::NetworkEvaluator;
 use super::encoding::{PLANES, input_len, write_planes};
 use super::policy::PolicyMap;
 use super::{ENCODING_VERSION, INPUT_NAME, META_ENCODING, META_VARIANT, POLICY_NAME, VALUE_NAME};

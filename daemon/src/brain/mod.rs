@@ -1,0 +1,405 @@
+//! The robot's player: the network with MCTS at the configured level, or alpha-beta when no
+//! network can be used.
+//!
+//! [`Brain::new`] reads `play.level`, `game.variant` and the paths, loads ONNX Runtime and the
+//! level's network (`<models_dir>/<variant>-gen<N>.onnx`, see [`levels`]) and, when anything
+//! is missing or refused, logs one warning that says why and plays with alpha-beta: an
+//! exhibition must go on without the network. [`Brain::think`] runs on the game loop's worker
+//! thread and honours the caller's stop flag (raised at `play.move_time_ms`).
+//!
+//! The search tree is kept between moves: when the next position follows from the last one by
+//! the visitor's move, the subtree under that move (and its visits) is reused.
+//!
+//! Randomness (temperature, the weak levels' random moves) comes from the seed given to
+//! [`Brain::new`], so a game replays exactly unless a search was stopped by the clock.
+
+pub mod levels;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use checkerbot_config::Settings;
+use engine::network::runtime::{Network, NetworkEvaluator, library};
+use engine::search::mcts::{Mcts, MctsConfig, MctsLimits};
+use engine::search::{Limits, Searcher};
+use engine::{Move, Position, Variant};
+
+use self::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, level};
+use crate::rng::SplitMix;
+
+/// The robot's choice of move.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Thought {
+    /// The move to play.
+    pub mv: Move,
+    /// The robot's win probability, 0..=1, after its own search (the emotions read it).
+    pub v: f32,
+    /// The expected line, starting with `mv` when the move was the search's first choice.
+    pub pv: Vec<Move>,
+    /// MCTS playouts, or alpha-beta nodes, spent on this move.
+    pub playouts_or_nodes: u64,
+}
+
+/// What plays.
+enum Player {
+    /// MCTS over a network.
+    Network {
+        evaluator: Box<NetworkEvaluator>,
+        /// The model file's stem (`russian-gen2`), for [`Brain::describe`].
+        name: String,
+        /// The tree of the last search, kept for reuse.
+        tree: Option<Mcts>,
+    },
+    /// Alpha-beta, with the reason there is no network (`None`: the level asks for none).
+    AlphaBeta { reason: Option<String> },
+}
+
+/// What the loaded player was made from, to tell whether a reload needs a new model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Source {
+    variant: Variant,
+    /// `None` when the level plays alpha-beta by design.
+    model: Option<PathBuf>,
+    dylib: Option<PathBuf>,
+}
+
+/// The robot's player. `Send`, so the game loop can move it to a worker thread.
+pub struct Brain {
+    level: Level,
+    variant: Variant,
+    source: Source,
+    player: Player,
+    /// The alpha-beta searcher (the fallback player, kept for its table).
+    searcher: Searcher,
+    rng: SplitMix,
+    seed: u64,
+}
+
+impl std::fmt::Debug for Brain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Brain")
+            .field("level", &self.level.number)
+            .field("variant", &self.variant)
+            .field("plays", &self.describe())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Brain {
+    /// Loads what the level needs (the model for the settings' variant and level); when the
+    /// ONNX Runtime library or the model cannot be loaded or does not match, logs one warning
+    /// and plays with alpha-beta. Never panics, never fails.
+    pub fn new(settings: &Settings, seed: u64) -> Brain {
+        let level = level(settings.play.level);
+        let source = source(settings, level);
+        let player = load(&source);
+        Brain {
+            level,
+            variant: settings.game.variant,
+            source,
+            player,
+            searcher: Searcher::new(16),
+            rng: SplitMix::new(seed),
+            seed,
+        }
+    }
+
+    /// Applies a changed level or variant from a configuration reload; the model is reloaded
+    /// only if the file (or the library) to use changed.
+    pub fn reconfigure(&mut self, settings: &Settings) {
+        let level = level(settings.play.level);
+        let source = source(settings, level);
+        self.level = level;
+        if source != self.source {
+            self.player = load(&source);
+            self.source = source;
+            self.searcher.clear();
+        }
+        self.variant = settings.game.variant;
+    }
+
+    /// Chooses the robot's move in `position` (`history`: the game's earlier positions, for
+    /// alpha-beta's repetition rule). Honours `stop`; deterministic for a given seed when not
+    /// stopped early. `None` only when the position has no legal move (the game is over).
+    pub fn think(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        stop: &AtomicBool,
+    ) -> Option<Thought> {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        if position.variant() != self.variant {
+            // A position of another variant than configured: only alpha-beta knows every one.
+            return Some(self.alpha_beta(position, history, stop, &moves));
+        }
+        let level = self.level;
+        let thought = match &mut self.player {
+            Player::Network {
+                evaluator, tree, ..
+            } => {
+                let thought = mcts(evaluator, tree, position, level, self.seed, stop);
+                if let Some(error) = evaluator.take_error() {
+                    tracing::warn!(
+                        "the network failed ({error}); playing with alpha-beta from now on"
+                    );
+                    self.player = Player::AlphaBeta {
+                        reason: Some(format!("network failed: {error}")),
+                    };
+                }
+                thought
+            }
+            Player::AlphaBeta { .. } => None,
+        };
+        Some(match thought {
+            Some(thought) => thought,
+            None => self.alpha_beta(position, history, stop, &moves),
+        })
+    }
+
+    /// What plays now, for logs and `checkerbot doctor`.
+    pub fn describe(&self) -> String {
+        match &self.player {
+            Player::Network {
+                evaluator, name, ..
+            } => {
+                let playouts = self.level.playouts.map_or_else(
+                    || "playouts until the move time".to_owned(),
+                    |n| format!("{n} playouts"),
+                );
+                let temperature = if self.level.temperature > 0.0 {
+                    format!(", temperature {}", self.level.temperature)
+                } else {
+                    String::new()
+                };
+                format!(
+                    "network {name} via ONNX Runtime {}, {playouts}{temperature} (level {})",
+                    runtime_version(evaluator.network().library()),
+                    self.level.number
+                )
+            }
+            Player::AlphaBeta { reason } => {
+                let depth = self.level.fallback_depth.map_or_else(
+                    || "until the move time".to_owned(),
+                    |d| format!("depth {d}"),
+                );
+                let random = if self.level.fallback_random > 0.0 {
+                    format!(", {:.0}% random moves", self.level.fallback_random * 100.0)
+                } else {
+                    String::new()
+                };
+                match reason {
+                    Some(reason) => format!(
+                        "alpha-beta {depth}{random} (level {}; no network: {reason})",
+                        self.level.number
+                    ),
+                    None => format!("alpha-beta {depth}{random} (level {})", self.level.number),
+                }
+            }
+        }
+    }
+
+    /// Whether the network plays (false: alpha-beta).
+    #[allow(
+        dead_code,
+        reason = "for the game loop and `checkerbot doctor`; tests use it"
+    )]
+    pub fn uses_network(&self) -> bool {
+        matches!(self.player, Player::Network { .. })
+    }
+
+    fn alpha_beta(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        stop: &AtomicBool,
+        moves: &[Move],
+    ) -> Thought {
+        let limits = match self.level.fallback_depth {
+            Some(depth) => Limits {
+                depth,
+                nodes: UNTIMED_NODES,
+            },
+            None => Limits {
+                depth: 64,
+                nodes: UNTIMED_NODES,
+            },
+        };
+        let result = self.searcher.search(position, history, limits, stop);
+        let searched = result.best.unwrap_or(moves[0]);
+        let random =
+            self.level.fallback_random > 0.0 && self.rng.chance(self.level.fallback_random);
+        let mv = if random {
+            moves[self.rng.below(moves.len())]
+        } else {
+            searched
+        };
+        let pv = if mv == searched { result.pv } else { vec![mv] };
+        Thought {
+            mv,
+            v: result.win_probability,
+            pv,
+            playouts_or_nodes: result.nodes,
+        }
+    }
+}
+
+/// The model and library the settings ask for at `level`.
+fn source(settings: &Settings, level: Level) -> Source {
+    let variant = settings.game.variant;
+    let model = level.generation.map(|generation| {
+        settings
+            .paths
+            .models_dir()
+            .join(model_name(variant, generation) + ".onnx")
+    });
+    Source {
+        variant,
+        model,
+        dylib: dylib(settings.paths.onnxruntime.as_deref()),
+    }
+}
+
+/// `russian-gen2`.
+pub fn model_name(variant: Variant, generation: u8) -> String {
+    format!("{}-gen{generation}", variant.name())
+}
+
+/// The library to load: the configured one; else `None` (the engine's own search: the
+/// environment, next to the executable, the system) unless only the development copy that
+/// `scripts/install-deps` puts under the source tree's `target/onnxruntime/` exists.
+fn dylib(configured: Option<&Path>) -> Option<PathBuf> {
+    if let Some(path) = configured {
+        return Some(path.to_path_buf());
+    }
+    if std::env::var_os(library::DYLIB_ENV).is_some_and(|v| !v.is_empty()) {
+        return None;
+    }
+    let next_to_exe = library::candidates(None)
+        .iter()
+        .any(|p| p.components().count() > 1 && p.exists());
+    if next_to_exe {
+        return None;
+    }
+    let dir = checkerbot_config::PathSettings::source_onnxruntime_dir();
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("libonnxruntime.so") || n == "onnxruntime.dll")
+        })
+        .collect();
+    found.sort();
+    found.pop()
+}
+
+/// Loads the network, or says why not (once, as a warning).
+fn load(source: &Source) -> Player {
+    let Some(model) = &source.model else {
+        return Player::AlphaBeta { reason: None };
+    };
+    let name = model
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let reason = if model.is_file() {
+        match Network::load(source.dylib.as_deref(), model, source.variant) {
+            Ok(network) => {
+                tracing::info!(
+                    "playing with the network {} ({})",
+                    model.display(),
+                    network.library().display()
+                );
+                return Player::Network {
+                    evaluator: Box::new(NetworkEvaluator::new(network)),
+                    name,
+                    tree: None,
+                };
+            }
+            Err(error) => error.to_string(),
+        }
+    } else {
+        format!(
+            "{} not found (set paths.models_dir, see models/README.md)",
+            model.display()
+        )
+    };
+    tracing::warn!("playing with alpha-beta instead of the network: {reason}");
+    Player::AlphaBeta {
+        reason: Some(reason),
+    }
+}
+
+/// One MCTS search, reusing the tree when `position` follows from its root. `None` if the
+/// search found nothing (it always finds a move for a position with legal moves).
+fn mcts(
+    evaluator: &mut NetworkEvaluator,
+    tree: &mut Option<Mcts>,
+    position: &Position,
+    level: Level,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Option<Thought> {
+    let tree = match tree {
+        Some(tree) => {
+            if tree.root() != position {
+                let root = *tree.root();
+                let reached = root
+                    .legal_moves()
+                    .into_iter()
+                    .find(|mv| root.play(mv).is_ok_and(|next| next == *position));
+                match reached {
+                    Some(mv) if tree.advance(&mv).is_ok() => {}
+                    _ => tree.reset(*position),
+                }
+            }
+            tree
+        }
+        None => tree.insert(Mcts::new(
+            *position,
+            MctsConfig {
+                seed,
+                ..MctsConfig::default()
+            },
+        )),
+    };
+    let before = tree.root_visits();
+    let limits = MctsLimits {
+        playouts: level.playouts.unwrap_or(UNTIMED_PLAYOUTS),
+        temperature: level.temperature,
+    };
+    let result = tree.search(evaluator, limits, stop)?;
+    let playouts = u64::from(tree.root_visits().saturating_sub(before));
+    // Keep what was searched below the chosen move for the next turn.
+    if tree.advance(&result.best).is_err() {
+        tree.reset(*position);
+    }
+    let pv = if result.pv.first() == Some(&result.best) {
+        result.pv
+    } else {
+        vec![result.best]
+    };
+    Some(Thought {
+        mv: result.best,
+        v: result.v,
+        pv,
+        playouts_or_nodes: playouts,
+    })
+}
+
+/// `1.32.0` from `libonnxruntime.so.1.32.0`; else the file's name.
+fn runtime_version(library: &Path) -> String {
+    let name = library
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    name.split_once(".so.")
+        .map_or(name.clone(), |(_, version)| version.to_owned())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,177 @@
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use checkerbot_config::Settings;
+use engine::{Game, Position, Variant};
+
+use super::{Brain, Thought, model_name};
+
+fn settings(level: u8, models: Option<&str>) -> Settings {
+    let mut settings = Settings::default();
+    settings.play.level = level;
+    if let Some(dir) = models {
+        settings.paths.models_dir = Some(dir.into());
+    }
+    settings
+}
+
+/// Plays `plies` plies of a game where the brain answers a fixed sequence of "visitor" moves
+/// (the first legal move), returning the brain's thoughts.
+fn play(brain: &mut Brain, plies: usize) -> Vec<Thought> {
+    let mut game = Game::new(Variant::Russian);
+    let mut thoughts = Vec::new();
+    let stop = AtomicBool::new(false);
+    for ply in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        let mv = if ply % 2 == 0 {
+            let positions = game.positions();
+            let thought = brain
+                .think(game.position(), &positions[..positions.len() - 1], &stop)
+                .expect("a position with moves gets a move");
+            assert!(game.position().legal_moves().contains(&thought.mv));
+            assert!((0.0..=1.0).contains(&thought.v));
+            let mv = thought.mv;
+            thoughts.push(thought);
+            mv
+        } else {
+            game.position().legal_moves()[0]
+        };
+        game.play(&mv).unwrap();
+    }
+    thoughts
+}
+
+#[test]
+fn the_brain_can_move_to_a_worker_thread() {
+    fn send<T: Send>() {}
+    send::<Brain>();
+}
+
+#[test]
+fn without_a_model_it_plays_alpha_beta_and_says_why() {
+    let mut brain = Brain::new(&settings(3, Some("/nonexistent/models")), 1);
+    assert!(!brain.uses_network());
+    let text = brain.describe();
+    assert!(
+        text.starts_with("alpha-beta depth 6 (level 3; no network: "),
+        "{text}"
+    );
+    assert!(
+        text.contains("/nonexistent/models/russian-gen2.onnx not found"),
+        "{text}"
+    );
+    let thoughts = play(&mut brain, 12);
+    assert_eq!(thoughts.len(), 6);
+    assert!(thoughts.iter().all(|t| t.playouts_or_nodes > 0));
+    assert_eq!(thoughts[0].pv.first(), Some(&thoughts[0].mv));
+}
+
+#[test]
+fn a_corrupt_model_gives_alpha_beta_with_the_reason() {
+    let dir = std::env::temp_dir().join(format!("checkerbot-brain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("russian-gen2.onnx"), b"not a model").unwrap();
+    let brain = Brain::new(&settings(3, dir.to_str()), 1);
+    assert!(!brain.uses_network());
+    let text = brain.describe();
+    // Either the library is missing, or it is there and refuses the file: both name a cause.
+    assert!(
+        text.contains("russian-gen2.onnx") || text.contains("ONNX Runtime"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_seed_replays_and_another_seed_plays_differently_at_a_random_level() {
+    let run = |seed| {
+        let mut brain = Brain::new(&settings(1, Some("/nonexistent")), seed);
+        play(&mut brain, 40)
+            .into_iter()
+            .map(|t| t.mv)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(5), run(5));
+    assert_ne!(run(5), run(6));
+}
+
+#[test]
+fn reconfiguring_changes_the_level_and_the_variant() {
+    let mut brain = Brain::new(&settings(3, Some("/nonexistent")), 1);
+    let mut changed = settings(1, Some("/nonexistent"));
+    brain.reconfigure(&changed);
+    assert!(
+        brain
+            .describe()
+            .starts_with("alpha-beta depth 1, 40% random moves (level 1")
+    );
+    changed.game.variant = Variant::Brazilian;
+    brain.reconfigure(&changed);
+    assert!(
+        brain.describe().contains("brazilian-gen1.onnx"),
+        "{}",
+        brain.describe()
+    );
+    let position = Position::new(Variant::Brazilian);
+    let thought = brain
+        .think(&position, &[], &AtomicBool::new(false))
+        .unwrap();
+    assert!(position.legal_moves().contains(&thought.mv));
+}
+
+#[test]
+fn level_5_plays_alpha_beta_by_design_without_a_warning_reason() {
+    let brain = Brain::new(&settings(5, None), 1);
+    assert_eq!(brain.describe(), "alpha-beta until the move time (level 5)");
+}
+
+#[test]
+fn a_raised_stop_still_gives_a_legal_move_at_once() {
+    let mut brain = Brain::new(&settings(5, Some("/nonexistent")), 1);
+    let position = Position::new(Variant::Russian);
+    let started = Instant::now();
+    let thought = brain.think(&position, &[], &AtomicBool::new(true)).unwrap();
+    assert!(started.elapsed().as_secs_f64() < 1.0);
+    assert!(position.legal_moves().contains(&thought.mv));
+}
+
+#[test]
+fn a_finished_game_has_no_move() {
+    let mut brain = Brain::new(&settings(3, Some("/nonexistent")), 1);
+    let lost = engine::fen::parse(Variant::Russian, "W:W:B1").unwrap();
+    assert!(lost.legal_moves().is_empty());
+    assert!(brain.think(&lost, &[], &AtomicBool::new(false)).is_none());
+}
+
+/// The shipped networks through the development copy of ONNX Runtime (`scripts/install-deps`).
+#[test]
+fn the_shipped_networks_play_when_the_library_is_installed() {
+    let lib = checkerbot_config::PathSettings::source_onnxruntime_dir();
+    if !lib.is_dir() && std::env::var_os("ORT_DYLIB_PATH").is_none() {
+        eprintln!(
+            "skipped: no ONNX Runtime in {} (run scripts/install-deps)",
+            lib.display()
+        );
+        return;
+    }
+    for level in [1, 3] {
+        let mut brain = Brain::new(&settings(level, None), 3);
+        let text = brain.describe();
+        let model = model_name(Variant::Russian, super::level(level).generation.unwrap());
+        assert!(
+            text.starts_with(&format!("network {model} via ONNX Runtime ")),
+            "{text}"
+        );
+        let first = play(&mut brain, 20);
+        let expected = super::level(level).playouts.unwrap();
+        assert!(
+            first
+                .iter()
+                .all(|t| t.playouts_or_nodes == u64::from(expected))
+        );
+        // The same seed replays the same game.
+        let mut again = Brain::new(&settings(level, None), 3);
+        assert_eq!(first, play(&mut again, 20));
+    }
+}
