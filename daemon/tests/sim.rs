@@ -12,27 +12,14 @@ fn run_sim(args: &[&str]) -> (String, Vec<Value>) {
         "events-{}.jsonl",
         args.join("_").replace([' ', '/', ':'], "-")
     ));
-    let output = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
-        .arg("sim")
-        .args(args)
-        .arg("--events")
-        .arg(&events)
-        .output()
-        .expect("checkerbot runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let events_arg = events.to_str().unwrap();
+    let stdout = sim(&[args, &["--events", events_arg]].concat());
     let log = std::fs::read_to_string(&events).unwrap();
     let entries = log
         .lines()
         .map(|line| serde_json::from_str(line).expect("each line is JSON"))
         .collect();
-    (
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        entries,
-    )
+    (stdout, entries)
 }
 
 fn kind(entry: &Value) -> &str {

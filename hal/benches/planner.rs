@@ -8,39 +8,19 @@
 
 use std::time::{Duration, Instant};
 
-use engine::{Color, Position, Role, Variant};
-use hal::arm::{
-    BoardSquare, Calibration, CaptureOrder, KingReserve, PieceKind, RobotMove, plan_move,
-};
+#[path = "../tests/planner_rig/mod.rs"]
+mod planner_rig;
+
+use engine::{Color, Position, Variant};
+use hal::arm::{Calibration, CaptureOrder, KingReserve, plan_move};
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+
+use planner_rig::robot_move;
 
 const GAMES: u64 = 100;
 const MOVE_CAP: usize = 300;
 const SPARE_KINGS: usize = 4;
-
-fn robot_move(position: &Position, mv: &engine::Move) -> RobotMove {
-    let geometry = position.variant().geometry();
-    let square = |sq| {
-        let (row, col) = geometry.coords(sq);
-        BoardSquare::new(row as u8, col as u8)
-    };
-    let kind = |sq| match position.piece_at(sq).expect("a piece stands there").role {
-        Role::Man => PieceKind::Man,
-        Role::King => PieceKind::King,
-    };
-    RobotMove {
-        from: square(mv.from()),
-        to: square(mv.to()),
-        mover: kind(mv.from()),
-        captured: mv
-            .captures_in_order(geometry)
-            .into_iter()
-            .map(|sq| (square(sq), kind(sq)))
-            .collect(),
-        promotes: mv.promotes(),
-    }
-}
 
 #[derive(Default)]
 struct Totals {

@@ -3,12 +3,15 @@
 //! straight up and down, the arm ends at the park pose, crowning takes a spare king or asks the
 //! visitor, and the optimised order is never slower than the path order.
 
-use engine::{Position, Role, Variant, fen, notation};
+use engine::{Variant, fen, notation};
 use hal::arm::{
     ArmStep, BoardSquare, Calibration, CaptureOrder, DobotStep, JointStep, Kinematics, KingReserve,
     Magician, PieceKind, Plan, RobotMove, Spot, plan_move,
 };
 use hal::device::Motion;
+
+mod planner_rig;
+use planner_rig::robot_move;
 
 const EXAMPLE: &str = include_str!("../data/calibration.example.toml");
 const SHAPES: &str = include_str!("data/capture_shapes.txt");
@@ -24,30 +27,6 @@ fn calibration(side: usize) -> Calibration {
         .replace("h8 = ", &format!("{far_file}{last} = "))
         .replace("d4 = { x = 243.5, y = -9.0, z = 10.0 }", "");
     Calibration::from_toml(&text).unwrap()
-}
-
-/// The move as the daemon hands it to the planner.
-fn robot_move(position: &Position, mv: &engine::Move) -> RobotMove {
-    let geometry = position.variant().geometry();
-    let square = |sq| {
-        let (row, col) = geometry.coords(sq);
-        BoardSquare::new(row as u8, col as u8)
-    };
-    let kind = |sq| match position.piece_at(sq).expect("a piece stands there").role {
-        Role::Man => PieceKind::Man,
-        Role::King => PieceKind::King,
-    };
-    RobotMove {
-        from: square(mv.from()),
-        to: square(mv.to()),
-        mover: kind(mv.from()),
-        captured: mv
-            .captures_in_order(geometry)
-            .into_iter()
-            .map(|sq| (square(sq), kind(sq)))
-            .collect(),
-        promotes: mv.promotes(),
-    }
 }
 
 /// Every move of the data file with the line it came from.

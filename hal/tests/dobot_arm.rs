@@ -2,58 +2,22 @@
 //! a whole pick-and-place that really moves pieces, flow control, a stuck queue, alarms, faults
 //! on every layer, and reconnecting to the same arm.
 
+mod dobot_rig;
+
 use std::future::Future;
 use std::time::Duration;
 
-use hal::controller::peer::PeerConfig;
 use hal::device::{Arm, Motion, Pose};
 use hal::dobot::{DobotArm, DobotConfig, DobotError};
-use hal::sim::board::{SimBoardHandle, sim_board};
-use hal::sim::dobot::{
-    DobotFaults, MOTION_ALARM, SimBoardLayout, VirtualDobot, VirtualDobotConfig,
-};
+use hal::sim::board::SimBoardHandle;
+use hal::sim::dobot::{DobotFaults, MOTION_ALARM, VirtualDobot, VirtualDobotConfig};
 use hal::sim::faulty_io::{ByteFaults, FaultCount, FaultyIo};
-use hal::{BoardSize, Error as _, ErrorKind, Occupancy};
+use hal::{Error as _, ErrorKind};
 use tokio::io::{AsyncRead, AsyncWrite, DuplexStream, duplex};
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep};
 
-const C3: usize = 9;
-const D4: usize = 13;
-const E5: usize = 18;
-
-/// a1 in front of the arm, 25 mm squares: the board spans x 150..325, y 87.5..-87.5.
-fn layout() -> SimBoardLayout {
-    SimBoardLayout::new(
-        BoardSize::Squares32,
-        Pose {
-            x: 150.0,
-            y: 87.5,
-            z: -40.0,
-            r: 0.0,
-        },
-        25.0,
-    )
-}
-
-fn square(square: usize) -> Pose {
-    layout()
-        .square_pose(square)
-        .expect("the square is on the board")
-}
-
-/// A simulated board holding pieces on `squares`; its controller link is not needed here.
-fn board(squares: &[usize]) -> SimBoardHandle {
-    let occupancy = Occupancy::from_squares(BoardSize::Squares32, squares.iter().copied()).unwrap();
-    let (io, _unused) = duplex(64);
-    sim_board(io, occupancy, PeerConfig::default()).0
-}
-
-fn occupied(board: &SimBoardHandle) -> Vec<usize> {
-    (0..32)
-        .filter(|&square| board.occupancy().is_occupied(square))
-        .collect()
-}
+use dobot_rig::{C3, D4, E5, board, carry, layout, occupied, square};
 
 fn virtual_dobot(board: &SimBoardHandle, config: VirtualDobotConfig) -> VirtualDobot {
     VirtualDobot::new(board.clone(), layout(), config)
@@ -72,14 +36,6 @@ where
     DobotArm::connect(io, DobotConfig::default())
         .await
         .expect("the arm answers")
-}
-
-/// Queues picking the piece at `from` and putting it down at `to`.
-async fn carry<A: Arm>(arm: &mut A, from: Pose, to: Pose) -> Result<(), A::Error> {
-    arm.move_to(from, Motion::Jump).await?;
-    arm.set_suction(true).await?;
-    arm.move_to(to, Motion::Jump).await?;
-    arm.set_suction(false).await
 }
 
 #[tokio::test(start_paused = true)]

@@ -2,55 +2,20 @@
 //! pass through the kernel's tty layer as on the robot's USB serial port. Real time (a paused
 //! clock would jump ahead while the runtime waits on the pty), so the arm is set fast.
 
+mod dobot_rig;
+
 use std::time::Duration;
 
-use hal::controller::peer::PeerConfig;
-use hal::device::{Arm, Motion, Pose};
+use hal::device::{Arm, Motion};
 use hal::dobot::{DobotArm, DobotConfig};
-use hal::sim::board::{SimBoardHandle, sim_board};
-use hal::sim::dobot::{DobotFaults, SimBoardLayout, VirtualDobot, VirtualDobotConfig};
+use hal::sim::dobot::{DobotFaults, VirtualDobot, VirtualDobotConfig};
 use hal::sim::faulty_io::{ByteFaults, FaultyIo};
-use hal::{BoardSize, Error as _, ErrorKind, Occupancy};
-use tokio::io::duplex;
+use hal::{Error as _, ErrorKind};
 use tokio::time::{Instant, sleep, timeout};
 use tokio_serial::SerialStream;
 
-const C3: usize = 9;
-const D4: usize = 13;
-const E5: usize = 18;
+use dobot_rig::{C3, D4, E5, board, carry, layout, occupied, square};
 
-fn layout() -> SimBoardLayout {
-    SimBoardLayout::new(
-        BoardSize::Squares32,
-        Pose {
-            x: 150.0,
-            y: 87.5,
-            z: -40.0,
-            r: 0.0,
-        },
-        25.0,
-    )
-}
-
-fn square(square: usize) -> Pose {
-    layout()
-        .square_pose(square)
-        .expect("the square is on the board")
-}
-
-fn board(squares: &[usize]) -> SimBoardHandle {
-    let occupancy = Occupancy::from_squares(BoardSize::Squares32, squares.iter().copied()).unwrap();
-    let (io, _unused) = duplex(64);
-    sim_board(io, occupancy, PeerConfig::default()).0
-}
-
-fn occupied(board: &SimBoardHandle) -> Vec<usize> {
-    (0..32)
-        .filter(|&square| board.occupancy().is_occupied(square))
-        .collect()
-}
-
-/// A fast arm and a driver that expects a pty's sub-millisecond latency.
 fn config() -> DobotConfig {
     DobotConfig {
         xyz_velocity: 2000.0,
@@ -67,13 +32,6 @@ fn plug(dobot: &VirtualDobot) -> SerialStream {
     let (host, device) = SerialStream::pair().expect("a pty pair opens");
     tokio::spawn(dobot.serve(device).run());
     host
-}
-
-async fn carry<A: Arm>(arm: &mut A, from: Pose, to: Pose) -> Result<(), A::Error> {
-    arm.move_to(from, Motion::Jump).await?;
-    arm.set_suction(true).await?;
-    arm.move_to(to, Motion::Jump).await?;
-    arm.set_suction(false).await
 }
 
 #[tokio::test]
