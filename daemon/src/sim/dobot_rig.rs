@@ -87,11 +87,13 @@ fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
 
 /// Starts a virtual Dobot beside `board` and connects the Dobot driver to it. `faults` is the
 /// probability of a failed pick per pick, and sets rarer late and lost replies and damaged
-/// bytes on the link.
+/// bytes on the link. `speedup` multiplies the arm's speed and acceleration (1: the Magician's
+/// top speed).
 pub async fn connect_sim_arm(
     board: SimBoardHandle,
     variant: Variant,
     faults: f64,
+    speedup: f32,
     rng: &mut SplitMix,
 ) -> anyhow::Result<SimArm> {
     let layout = layout(variant);
@@ -126,9 +128,9 @@ pub async fn connect_sim_arm(
     );
     let config = DobotConfig {
         jump_height: SAFE_Z - BOARD_Z,
-        // The Magician's top Cartesian speed, so a watched game does not drag.
-        xyz_velocity: 300.0,
-        xyz_acceleration: 800.0,
+        // The Magician's top Cartesian speed, times `speedup`.
+        xyz_velocity: 300.0 * speedup,
+        xyz_acceleration: 800.0 * speedup,
         park: Pose {
             x: 200.0,
             y: 0.0,

@@ -301,7 +301,11 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
         };
         world.set(&standing);
     }
-    let arm = dobot_rig::connect_sim_arm(board.clone(), variant, args.faults, &mut rng).await?;
+    // Watched, the arm moves three times faster than a real Magician so a whole game fits in
+    // a few minutes; a fast run keeps real arm timing (it costs nothing on the paused clock).
+    let speedup = if args.fast { 1.0 } else { 3.0 };
+    let arm =
+        dobot_rig::connect_sim_arm(board.clone(), variant, args.faults, speedup, &mut rng).await?;
 
     let voice = voice(&settings, args.fast, rng.next_u64())?;
     let think_on = if args.fast {
