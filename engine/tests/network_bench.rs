@@ -16,33 +16,17 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use engine::Variant;
 use engine::network::runtime::{Network, NetworkEvaluator};
 use engine::search::mcts::{HeuristicEvaluator, Mcts, MctsConfig, MctsLimits};
-use engine::{Position, Variant};
 use network_support::{current, wheel_library};
-use support::Lcg;
-
-fn positions(count: usize) -> Vec<Position> {
-    let mut rng = Lcg(9);
-    let mut out = Vec::new();
-    let mut position = Position::new(Variant::Russian);
-    while out.len() < count {
-        let moves = position.legal_moves();
-        if moves.is_empty() || rng.below(50) == 0 {
-            position = Position::new(Variant::Russian);
-            continue;
-        }
-        out.push(position);
-        position.play_unchecked(&moves[rng.below(moves.len())]);
-    }
-    out
-}
+use support::random_positions;
 
 /// Playouts per second of a search from a few middle-game positions.
 fn playouts_per_second(
     mut evaluator: impl FnMut() -> Box<dyn engine::search::mcts::Evaluator>,
 ) -> f64 {
-    let starts = positions(200);
+    let starts = random_positions(200, 9);
     let (mut playouts, mut seconds) = (0u64, 0.0);
     for start in starts.iter().step_by(40) {
         let mut eval = evaluator();
@@ -64,7 +48,7 @@ fn playouts_per_second(
 fn print_network_and_mcts_speed() {
     let lib = wheel_library(&current());
     let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
-    let batch = positions(320);
+    let batch = random_positions(320, 9);
     let heuristic = playouts_per_second(|| Box::new(HeuristicEvaluator));
     println!("MCTS with the heuristic evaluator: {heuristic:.0} playouts/s");
     for generation in 1..=9 {

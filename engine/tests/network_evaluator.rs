@@ -13,7 +13,7 @@ use engine::network::runtime::{Network, NetworkError, NetworkEvaluator};
 use engine::search::mcts::{Evaluator, HeuristicEvaluator, Mcts, MctsConfig, MctsLimits};
 use engine::{Position, Variant};
 use network_support::{current, model, wheel_library};
-use support::Lcg;
+use support::random_positions;
 
 fn network() -> Network {
     let lib = wheel_library(&current());
@@ -21,27 +21,11 @@ fn network() -> Network {
     Network::load(Some(&lib), &path, Variant::Russian).expect("the test model loads")
 }
 
-fn positions(count: usize, seed: u64) -> Vec<Position> {
-    let mut rng = Lcg(seed);
-    let mut out = Vec::new();
-    let mut position = Position::new(Variant::Russian);
-    while out.len() < count {
-        let moves = position.legal_moves();
-        if moves.is_empty() || rng.below(50) == 0 {
-            position = Position::new(Variant::Russian);
-            continue;
-        }
-        out.push(position);
-        position.play_unchecked(&moves[rng.below(moves.len())]);
-    }
-    out
-}
-
 #[test]
 fn answers_are_the_networks_priors_and_values() {
     let mut reference = network();
     let mut evaluator = NetworkEvaluator::new(network());
-    let batch = positions(40, 3);
+    let batch = random_positions(40, 3);
     let answers = evaluator.evaluate(&batch);
     assert_eq!(answers.len(), batch.len());
     let raw = reference.evaluate(&batch).unwrap();
@@ -84,7 +68,7 @@ fn a_search_with_the_network_plays_legal_moves_and_replays_from_its_seed() {
             seed: 7,
             ..MctsConfig::default()
         };
-        let start = positions(30, 11)[29];
+        let start = random_positions(30, 11)[29];
         let mut mcts = Mcts::new(start, config);
         let limits = MctsLimits {
             playouts: 300,
@@ -120,7 +104,7 @@ fn a_failing_evaluation_falls_back_to_the_heuristic_and_keeps_the_first_error() 
     }
     assert!(evaluator.gave_up());
     // Once given up, even good positions get the heuristic's answers.
-    let russian = positions(4, 1);
+    let russian = random_positions(4, 1);
     assert_eq!(
         evaluator.evaluate(&russian),
         HeuristicEvaluator.evaluate(&russian)

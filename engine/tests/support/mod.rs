@@ -3,7 +3,7 @@
 
 pub mod python;
 
-use engine::{Game, Position};
+use engine::{Game, Position, Variant};
 
 /// A small deterministic generator (Knuth's MMIX LCG), so a failing seed replays exactly.
 pub struct Lcg(pub u64);
@@ -31,4 +31,22 @@ pub fn random_game(start: Position, rng: &mut Lcg, max_plies: usize) -> Game {
         game.play(&mv).expect("a generated move is legal");
     }
     game
+}
+
+/// `count` positions of Russian draughts from random play seeded by `seed`, restarting from
+/// the initial position now and then so that openings and endgames both appear.
+pub fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Lcg(seed);
+    let mut out = Vec::new();
+    let mut position = Position::new(Variant::Russian);
+    while out.len() < count {
+        let moves = position.legal_moves();
+        if moves.is_empty() || rng.below(50) == 0 {
+            position = Position::new(Variant::Russian);
+            continue;
+        }
+        out.push(position);
+        position.play_unchecked(&moves[rng.below(moves.len())]);
+    }
+    out
 }

@@ -632,16 +632,22 @@ where
             if self.note_executed(index) {
                 deadline = Instant::now() + self.head_allowance();
             } else if Instant::now() >= deadline {
-                let error = DobotError::QueueStuck {
-                    executed: self.executed,
-                    last_queued: self.last_queued,
-                    waited: self.head_allowance(),
-                };
-                self.recover().await?;
-                return Err(error);
+                return Err(self.give_up_on_stuck_queue().await?);
             }
             sleep(self.config.poll_interval).await;
         }
+    }
+
+    /// The queue stopped advancing: recovers the arm and returns the error that says so (or
+    /// the error recovery itself ran into).
+    async fn give_up_on_stuck_queue(&mut self) -> Result<DobotError, DobotError> {
+        let error = DobotError::QueueStuck {
+            executed: self.executed,
+            last_queued: self.last_queued,
+            waited: self.head_allowance(),
+        };
+        self.recover().await?;
+        Ok(error)
     }
 
     /// Queues `command`, which will take about `estimate`, once the queue has room.
@@ -705,13 +711,7 @@ where
                     return Err(DobotError::Alarm { alarms, executed });
                 }
                 if Instant::now() >= deadline {
-                    let error = DobotError::QueueStuck {
-                        executed: self.executed,
-                        last_queued: self.last_queued,
-                        waited: self.head_allowance(),
-                    };
-                    self.recover().await?;
-                    return Err(error);
+                    return Err(self.give_up_on_stuck_queue().await?);
                 }
             }
             sleep(self.config.poll_interval).await;
