@@ -4,6 +4,7 @@ mod brain;
 mod commands;
 mod host;
 mod notify;
+mod operator;
 mod reload;
 mod rng;
 mod robot;
