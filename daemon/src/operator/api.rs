@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -48,15 +48,11 @@ pub fn router(api: Arc<Api>) -> Router {
         .route("/page.js", get(js))
         .route("/api/state", get(state))
         .route("/api/events", get(events))
-        .route("/api/new-game", post(new_game))
-        .route("/api/pause", post(pause))
-        .route("/api/go-on", post(go_on))
-        .route("/api/resign", post(resign))
-        .route("/api/take-back", post(take_back))
-        .route("/api/park", post(park))
         .route("/api/resolve", post(resolve))
         .route("/api/voice", post(voice))
         .route("/api/settings", post(settings))
+        // new-game, pause, go-on, resign, take-back, park: actions without parameters.
+        .route("/api/{action}", post(simple))
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .with_state(api)
@@ -220,35 +216,33 @@ fn ok(message: &str) -> Response {
     axum::Json(json!({ "ok": true, "message": message })).into_response()
 }
 
-/// A control action without parameters.
-async fn simple(api: &Api, headers: &HeaderMap, bytes: &Bytes, command: Command) -> Answer {
-    authorize(api, headers)?;
-    body::<Nothing>(bytes)?;
-    Ok(ok(&ask(api, command).await?.message))
-}
-
-async fn new_game(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
-    simple(&api, &headers, &bytes, Command::NewGame).await
-}
-
-async fn pause(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
-    simple(&api, &headers, &bytes, Command::Pause).await
-}
-
-async fn go_on(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
-    simple(&api, &headers, &bytes, Command::GoOn).await
-}
-
-async fn resign(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
-    simple(&api, &headers, &bytes, Command::Resign).await
-}
-
-async fn take_back(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
-    simple(&api, &headers, &bytes, Command::TakeBack).await
-}
-
-async fn park(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
-    simple(&api, &headers, &bytes, Command::Park).await
+/// A control action without parameters, named by the last part of its path.
+async fn simple(
+    State(api): State<Arc<Api>>,
+    Path(action): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    let command = match action.as_str() {
+        "new-game" => Command::NewGame,
+        "pause" => Command::Pause,
+        "go-on" => Command::GoOn,
+        "resign" => Command::Resign,
+        "take-back" => Command::TakeBack,
+        "park" => Command::Park,
+        _ => {
+            return Err(Rejection(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "no action {action:?}: the actions are new-game, pause, go-on, resign, \
+                     take-back, park, resolve, voice and settings"
+                ),
+            ));
+        }
+    };
+    authorize(&api, &headers)?;
+    body::<Nothing>(&bytes)?;
+    Ok(ok(&ask(&api, command).await?.message))
 }
 
 /// `{"move": "<label>"}`: one of the page's `choices`.

@@ -253,6 +253,9 @@ async fn malformed_requests_are_4xx_with_the_reason_and_change_nothing() {
     assert!(error_text(&json).contains("POST"), "{json}");
     let (status, json) = call(&app, "POST", "/api/reboot", None, "").await;
     assert_eq!(status, StatusCode::NOT_FOUND);
+    assert!(error_text(&json).contains("new-game"), "{json}");
+    let (status, json) = call(&app, "GET", "/api/secrets/list", None, "").await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(error_text(&json).contains("/api/"), "{json}");
     assert!(received.try_recv().is_err(), "no command reached the robot");
 }
