@@ -133,6 +133,38 @@ fn the_page_steers_the_robots_game_loop() {
     assert_eq!(status, 200, "{answer}");
     assert!(!sim.state()["voice"].as_array().unwrap().is_empty());
 
+    // At the visitor's turn, their last move and the robot's reply are taken back; the people
+    // put the pieces back. The arm parks when it is not moving.
+    let deadline = Instant::now() + Duration::from_mins(1);
+    loop {
+        let before = sim.wait_for("the visitor's turn after a reply", |s| {
+            s["waiting"] == "visitor" && s["game"]["moves"].as_array().unwrap().len() >= 2
+        });
+        let (status, answer) = sim.http("POST", "/api/take-back", "");
+        if status == 200 {
+            // The page lists the last moves with their ply numbers.
+            let plies = |state: &Value| {
+                state["game"]["moves"]
+                    .as_array()
+                    .unwrap()
+                    .last()
+                    .map_or(0, |m| m["ply"].as_u64().unwrap())
+            };
+            assert_eq!(plies(&sim.state()), plies(&before) - 2);
+            break;
+        }
+        assert_eq!(status, 409, "{answer}");
+        assert!(
+            Instant::now() < deadline,
+            "never at the visitor's turn: {answer}"
+        );
+    }
+    let deadline = Instant::now() + Duration::from_mins(1);
+    while sim.http("POST", "/api/park", "").0 != 200 {
+        assert!(Instant::now() < deadline, "the arm never parked");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+
     // The robot resigns at the visitor's turn; game 1 ends 1-0 or 0-1 for the visitor.
     let deadline = Instant::now() + Duration::from_mins(1);
     loop {
