@@ -140,8 +140,26 @@ async fn events(State(api): State<Arc<Api>>) -> Sse<impl Stream<Item = Result<Ev
     Sse::new(stream).keep_alive(KeepAlive::default())
 }
 
-/// Refuses a control action without the right token.
+/// Refuses a control action from another site's page (a browser names it in `Origin`), or
+/// without the right token.
 fn authorize(api: &Api, headers: &HeaderMap) -> Result<(), Rejection> {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or_default();
+        let host = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or_default();
+        let site = origin.split_once("://").map_or(origin, |(_, site)| site);
+        if site != host {
+            return Err(Rejection(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "a page from {origin} may not steer the robot: use the operator page served \
+                     at {host}"
+                ),
+            ));
+        }
+    }
     let Some(token) = &api.token else {
         return Ok(());
     };

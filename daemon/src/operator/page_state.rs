@@ -241,8 +241,9 @@ pub struct Tracker {
     face: FaceSettings,
     /// The robot's colour, for counting results.
     robot: Color,
-    /// The last thing the robot did, for the status line while it works.
-    robot_doing: &'static str,
+    /// The robot chose its move and the arm is making it (else, while the robot works, it
+    /// thinks), for the status line.
+    arm_moving: bool,
 }
 
 impl Tracker {
@@ -290,7 +291,7 @@ impl Tracker {
             scan: None,
             face: settings.emotions.face.clone(),
             robot: Color::Black,
-            robot_doing: "thinking",
+            arm_moving: false,
         };
         tracker.refresh();
         tracker
@@ -370,9 +371,9 @@ impl Tracker {
             LogEvent::Resumed { .. } => {
                 self.state.game.number = host.snapshot().map_or(0, |s| s.games_started);
             }
-            LogEvent::RobotThinking => self.robot_doing = "thinking",
+            LogEvent::RobotThinking => self.arm_moving = false,
             LogEvent::RobotMove { v, .. } => {
-                self.robot_doing = "moving";
+                self.arm_moving = true;
                 self.state.v.push(VPoint {
                     ply: host.game().moves().len(),
                     v: *v,
@@ -481,6 +482,9 @@ impl Tracker {
         let game = &self.state.game;
         match self.waiting {
             Waiting::Setup => match &game.result {
+                Some(result) if result == "*" => {
+                    "Game stopped: set up the board for a new game".to_owned()
+                }
                 Some(result) => format!("Game over {result}: set up the board for a new game"),
                 None => "Set up the board for a new game".to_owned(),
             },
@@ -492,9 +496,7 @@ impl Tracker {
                 format!("Visitor ({color}) to move, then press the button")
             }
             Waiting::BoardFix(_) => "Put the board right, then press the button".to_owned(),
-            Waiting::Robot if self.robot_doing == "moving" => {
-                "The robot's arm is moving".to_owned()
-            }
+            Waiting::Robot if self.arm_moving => "The robot's arm is moving".to_owned(),
             Waiting::Robot => "The robot is thinking".to_owned(),
             Waiting::Paused => "Paused".to_owned(),
         }

@@ -221,6 +221,28 @@ async fn a_control_action_without_the_right_token_is_refused_and_changes_nothing
 }
 
 #[tokio::test]
+async fn another_sites_page_may_not_steer_the_robot() {
+    let (app, mut received) = setup(None, None);
+    let request = |origin: &str| {
+        HttpRequest::post("/api/new-game")
+            .header(header::HOST, "127.0.0.1:8080")
+            .header(header::ORIGIN, origin)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let refused = app
+        .clone()
+        .oneshot(request("http://evil.example"))
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), StatusCode::FORBIDDEN);
+    assert!(received.try_recv().is_err(), "no command reached the robot");
+    let own = app.oneshot(request("http://127.0.0.1:8080")).await.unwrap();
+    assert_eq!(own.status(), StatusCode::OK);
+    assert_eq!(received.try_recv().unwrap(), Command::NewGame);
+}
+
+#[tokio::test]
 async fn without_a_configured_token_control_actions_are_open() {
     let (app, mut received) = setup(None, None);
     let (status, _) = call(&app, "POST", "/api/pause", None, "").await;
