@@ -206,6 +206,18 @@ impl Host {
         }
     }
 
+    /// A host in a game from `position` at the visitor's turn, the robot playing `robot`: for
+    /// tests of positions no opening reaches quickly.
+    #[cfg(test)]
+    pub(crate) fn at_visitors_turn(position: Position, robot: Color, mind: Mind) -> Host {
+        let mut host = Host::new(position.variant(), RobotColor::Fixed(robot), mind);
+        host.game = Game::from_position(position);
+        host.robot = robot;
+        host.games_started = 1;
+        host.state = State::VisitorTurn;
+        host
+    }
+
     /// The game in progress (or the last one).
     pub fn game(&self) -> &Game {
         &self.game

@@ -1,11 +1,11 @@
 //! The operator's commands to the host: what each does, and that a refused one changes nothing.
 
-use emotions::Millis;
+use emotions::{Millis, Mind};
 use engine::recognition::outcome;
-use engine::{Color, Game, Position, Variant, fen, notation};
+use engine::{Color, Position, Variant, fen, notation};
 
 use super::tests::{logs, play, started};
-use super::{Action, Event, Host, LogEvent, SearchReply, State, Waiting};
+use super::{Action, Event, Host, LogEvent, SearchReply, Waiting};
 
 fn reply(host: &Host, text: &str) -> SearchReply {
     let mv = notation::parse_move(host.game().position(), text).unwrap();
@@ -185,13 +185,12 @@ fn taking_back_waits_for_the_old_position_on_the_board() {
 
 /// English draughts where White's man on c1 (square 30) can take two ways to c5 (14).
 fn ambiguous_host() -> (Host, Position) {
-    let mut host = super::tests::host();
     let position = fen::parse(Variant::English, "W:Wc1:Bb2,b4,d2,d4").unwrap();
-    host.variant = Variant::English;
-    host.game = Game::from_position(position);
-    host.robot = Color::Black;
-    host.state = State::VisitorTurn;
-    (host, position)
+    let mind = Mind::new(emotions::Settings::default(), 1);
+    (
+        Host::at_visitors_turn(position, Color::Black, mind),
+        position,
+    )
 }
 
 #[test]

@@ -89,9 +89,18 @@ function render(state) {
       : "The sensors agree with the engine.";
 
   $("choices-panel").classList.toggle("hidden", state.choices.length === 0);
-  renderList($("choices"), state.choices, (label) => {
-    const button = el("button", { type: "button" }, label);
-    button.addEventListener("click", () => act("resolve", { move: label }));
+  renderList($("choices"), state.choices, (choice) => {
+    const button = el("button", { type: "button" }, choice.label);
+    button.addEventListener("click", () => act("resolve", { move: choice.label }));
+    // Pointing at a choice shows its squares on the board.
+    const mark = (on) => {
+      for (const cell of document.querySelectorAll("#board-engine .sq[data-square]")) {
+        cell.classList.toggle("candidate", on && choice.squares.includes(cell.dataset.square));
+      }
+    };
+    for (const [event, on] of [["mouseenter", true], ["focus", true], ["mouseleave", false], ["blur", false]]) {
+      button.addEventListener(event, () => mark(on));
+    }
     return button;
   });
 

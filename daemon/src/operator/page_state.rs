@@ -44,8 +44,8 @@ pub struct PageState {
     pub today: Today,
     /// The settings the page can change.
     pub settings: SettingsView,
-    /// Labels of the moves an ambiguous press could have been (the operator picks one).
-    pub choices: Vec<String>,
+    /// The moves an ambiguous press could have been (the operator picks one).
+    pub choices: Vec<ChoiceView>,
     /// Whether control actions need the token.
     pub token_required: bool,
     /// Whether settings can be written back to a settings file.
@@ -110,6 +110,15 @@ pub struct SquareView {
     pub sensed: Option<bool>,
     /// The sensors disagree with the engine here.
     pub differs: bool,
+}
+
+/// A move an ambiguous press could have been.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChoiceView {
+    /// What the operator clicks, and sends back to `/api/resolve`.
+    pub label: String,
+    /// The squares it touches (from, to, captured), highlighted on the board.
+    pub squares: Vec<String>,
 }
 
 /// One point of the win-probability graph.
@@ -330,10 +339,18 @@ impl Tracker {
             .stats
             .count(event, self.robot == Color::White);
         self.state.today.mistakes_total = self.state.today.stats.mistakes_total();
+        let variant = host.game().position().variant();
         self.state.choices = host
             .ambiguous()
             .iter()
-            .map(|mv| host.choice_label(mv))
+            .map(|mv| ChoiceView {
+                label: host.choice_label(mv),
+                squares: [mv.from(), mv.to()]
+                    .into_iter()
+                    .chain(mv.captured())
+                    .map(|sq| notation::square_name(variant, sq))
+                    .collect(),
+            })
             .collect();
         self.record(t, event, host);
         if let Some(face) = view.face {
@@ -648,6 +665,8 @@ mod tests {
         assert_eq!(differing, ["g5", "f6"]);
         assert!(tracker.state().board.differs);
 
+        assert!(tracker.state().choices.is_empty());
+
         // A failed pick: the mismatch is listed; a fault names its device.
         step(
             &mut host,
@@ -685,5 +704,36 @@ mod tests {
         );
         assert_eq!(tracker.state().today.date, "2026-12-01");
         assert_eq!(tracker.state().today.stats.faults, 1);
+    }
+
+    #[test]
+    fn an_ambiguous_press_lists_the_candidates_with_their_squares() {
+        let position = engine::fen::parse(Variant::English, "W:Wc1:Bb2,b4,d2,d4").unwrap();
+        let mind = Mind::new(Settings::default(), 1);
+        let mut host = Host::at_visitors_turn(position, Color::Black, mind);
+        let settings = checkerbot_config::Settings::default();
+        let mut tracker = Tracker::new(&settings, position, false, None, String::new());
+        let sq = |name| notation::parse_square(Variant::English, name).unwrap();
+        let scan = position.occupied().without(sq("c1")).with(sq("c5"));
+        step(&mut host, &mut tracker, Event::Button(scan), 0);
+        let state = tracker.state();
+        assert_eq!(state.status, "Which move was it? Choose below");
+        let choices: Vec<(&str, Vec<&str>)> = state
+            .choices
+            .iter()
+            .map(|c| {
+                (
+                    c.label.as_str(),
+                    c.squares.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            choices,
+            [
+                ("30x21x14 (taking 17, 25)", vec!["30", "14", "25", "17"]),
+                ("30x23x14 (taking 18, 26)", vec!["30", "14", "26", "18"]),
+            ]
+        );
     }
 }
