@@ -65,14 +65,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 /// Opens a serial port exclusively, so a second daemon or a terminal program cannot interleave
 /// bytes with ours.
-fn open_port(path: &Path, baud: u32) -> anyhow::Result<SerialStream> {
+pub(crate) fn open_port(path: &Path, baud: u32) -> anyhow::Result<SerialStream> {
     tokio_serial::new(path.to_string_lossy(), baud)
         .open_native_async()
         .with_context(|| format!("opening the serial port {}", path.display()))
 }
 
 /// Opens the board controller's port and completes the handshake.
-async fn connect_board(path: PathBuf, baud: u32) -> anyhow::Result<ControllerDevice> {
+pub(crate) async fn connect_board(path: PathBuf, baud: u32) -> anyhow::Result<ControllerDevice> {
     let port = open_port(&path, baud)?;
     let connection = connect(port, LinkConfig::default())
         .await

@@ -27,7 +27,7 @@ const SAFE_Z: f32 = 40.0;
 
 /// Where the virtual board lies: a1 nearest the arm on its left, the whole board inside the
 /// Magician's reach (a board 133 mm across, whatever its number of squares).
-fn layout(variant: Variant) -> SimBoardLayout {
+pub fn layout(variant: Variant) -> SimBoardLayout {
     let size = occupancy_map::board_size(variant.geometry());
     let pitch = 133.0 / (size.side() as f32 - 1.0);
     let a1 = Pose {
@@ -41,7 +41,7 @@ fn layout(variant: Variant) -> SimBoardLayout {
 
 /// The calibration an operator would teach for `layout`: the four corner centres, the bin, four
 /// spare-king slots in the reserve, the park pose and the travel height.
-fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
+pub fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
     let side = layout.size.side();
     let last_file = char::from(b'a' + side as u8 - 1);
     let far = layout.pitch * (side as f32 - 1.0);
@@ -85,17 +85,15 @@ fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
     Calibration::from_toml(&text).context("the simulated arm's calibration")
 }
 
-/// Starts a virtual Dobot beside `board` and connects the Dobot driver to it. `faults` is the
-/// probability of a failed pick per pick, and sets rarer late and lost replies and damaged
-/// bytes on the link. `speedup` multiplies the arm's speed and acceleration (1: the Magician's
-/// top speed).
-pub async fn connect_sim_arm(
+/// A healthy-or-faulty virtual Dobot beside `board`, and the calibration an operator would
+/// teach for where its board lies. `faults` is the probability of a failed pick per pick, and
+/// sets rarer late and lost replies. Serve it on any byte stream ([`VirtualDobot::serve`]).
+pub fn virtual_dobot(
     board: SimBoardHandle,
     variant: Variant,
     faults: f64,
-    speedup: f32,
     rng: &mut SplitMix,
-) -> anyhow::Result<SimArm> {
+) -> anyhow::Result<(VirtualDobot, Calibration)> {
     let layout = layout(variant);
     let calibration = calibration(&layout)?;
     let reserve_pieces = calibration.king_slots().len() as u32;
@@ -115,18 +113,14 @@ pub async fn connect_sim_arm(
             ..VirtualDobotConfig::default()
         },
     );
-    let (host_io, arm_io) = tokio::io::duplex(4096);
-    tokio::spawn(dobot.serve(arm_io).run());
-    let byte_fault = faults / 400.0;
-    let io = FaultyIo::new(
-        host_io,
-        ByteFaults {
-            seed: rng.next_u64(),
-            drop: byte_fault,
-            corrupt: byte_fault,
-        },
-    );
-    let config = DobotConfig {
+    Ok((dobot, calibration))
+}
+
+/// The driver's settings for the virtual arm: its park pose and travel height match the
+/// calibration; `speedup` multiplies the arm's speed and acceleration (1: the Magician's top
+/// speed).
+pub fn driver_config(speedup: f32) -> DobotConfig {
+    DobotConfig {
         jump_height: SAFE_Z - BOARD_Z,
         // The Magician's top Cartesian speed, times `speedup`.
         xyz_velocity: 300.0 * speedup,
@@ -138,8 +132,32 @@ pub async fn connect_sim_arm(
             r: 0.0,
         },
         ..DobotConfig::default()
-    };
-    let arm = DobotArm::connect(io, config)
+    }
+}
+
+/// Starts a virtual Dobot beside `board` and connects the Dobot driver to it over an in-memory
+/// stream whose bytes are damaged with probability `faults / 400` (see [`virtual_dobot`] for the
+/// arm's own faults).
+pub async fn connect_sim_arm(
+    board: SimBoardHandle,
+    variant: Variant,
+    faults: f64,
+    speedup: f32,
+    rng: &mut SplitMix,
+) -> anyhow::Result<SimArm> {
+    let (dobot, calibration) = virtual_dobot(board, variant, faults, rng)?;
+    let (host_io, arm_io) = tokio::io::duplex(4096);
+    tokio::spawn(dobot.serve(arm_io).run());
+    let byte_fault = faults / 400.0;
+    let io = FaultyIo::new(
+        host_io,
+        ByteFaults {
+            seed: rng.next_u64(),
+            drop: byte_fault,
+            corrupt: byte_fault,
+        },
+    );
+    let arm = DobotArm::connect(io, driver_config(speedup))
         .await
         .context("connecting to the simulated Dobot")?;
     Ok(PlannedArm::new(arm, calibration))

@@ -1,0 +1,66 @@
+//! Runs the wizard against an arm: keys in, the wizard's requests carried out on the arm, the
+//! screen redrawn after each. The same loop serves the terminal and scripted tests.
+
+use std::path::PathBuf;
+
+use hal::arm::Point;
+use hal::device::{Arm, Motion};
+use tokio::sync::mpsc;
+
+use super::wizard::{Key, Request, Wizard};
+
+/// Where the wizard's text and saves go.
+pub trait Console {
+    /// Shows the wizard's screen.
+    fn draw(&mut self, screen: &str);
+    /// Saves the calibration text; returns where it went.
+    fn save(&mut self, text: &str) -> anyhow::Result<PathBuf>;
+}
+
+/// Feeds keys from `keys` to `wizard` until it quits or the keys end, moving `arm` as asked.
+pub async fn drive<A: Arm>(
+    arm: &mut A,
+    wizard: &mut Wizard,
+    keys: &mut mpsc::UnboundedReceiver<Key>,
+    console: &mut dyn Console,
+) -> anyhow::Result<()> {
+    match arm.pose().await {
+        Ok(pose) => wizard.arrived(Point::from_pose(pose)),
+        Err(err) => anyhow::bail!("the arm does not report its position: {err}"),
+    }
+    console.draw(&wizard.screen());
+    while let Some(key) = keys.recv().await {
+        match wizard.key(key) {
+            Some(Request::Move(path)) => {
+                console.draw(&wizard.screen());
+                match follow(arm, &path).await {
+                    Ok(pose) => wizard.arrived(pose),
+                    Err(err) => {
+                        // Stop the rest of the path before clearing alarms, as the game does.
+                        let _ = arm.abort().await;
+                        let _ = arm.clear_alarms().await;
+                        let pose = arm.pose().await.ok().map(Point::from_pose);
+                        wizard.arm_failed(&err.to_string(), pose);
+                    }
+                }
+            }
+            Some(Request::Save(text)) => match console.save(&text) {
+                Ok(path) => wizard.saved(&path.display().to_string()),
+                Err(err) => wizard.save_failed(&format!("{err:#}")),
+            },
+            Some(Request::Quit) => return Ok(()),
+            None => {}
+        }
+        console.draw(&wizard.screen());
+    }
+    Ok(())
+}
+
+/// Moves the tool through `path` in straight lines and returns where it ended.
+async fn follow<A: Arm>(arm: &mut A, path: &[Point]) -> Result<Point, A::Error> {
+    for point in path {
+        arm.move_to(point.to_pose(0.0), Motion::Linear).await?;
+    }
+    arm.wait_until_idle().await?;
+    arm.pose().await.map(Point::from_pose)
+}
