@@ -8,7 +8,7 @@
 //! virtual Dobot moves the pieces of the same simulated board, and `--calibration` writes the
 //! calibration matching where that board lies.
 
-use std::io::{BufRead as _, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
@@ -16,11 +16,10 @@ use engine::{Bitboard, Position, Variant};
 use hal::controller::peer::PeerConfig;
 use hal::device::ButtonId;
 use hal::sim::board::sim_board;
-use tokio::sync::mpsc;
 use tokio_serial::{SerialPort as _, SerialStream};
 
 use super::dobot_rig;
-use super::visitor::Action;
+use super::visitor::{Action, stdin_lines};
 use super::world::World;
 use crate::rng::SplitMix;
 use crate::robot::occupancy_map;
@@ -141,18 +140,4 @@ async fn serve(args: &Args) -> anyhow::Result<()> {
         .await
         .context("waiting for Ctrl-C")?;
     Ok(())
-}
-
-/// Lines typed on stdin, read on their own thread.
-fn stdin_lines() -> mpsc::UnboundedReceiver<String> {
-    let (send, lines) = mpsc::unbounded_channel();
-    std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
-            if send.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    lines
 }

@@ -251,20 +251,23 @@ impl Visitor {
             return script.next();
         }
         eprint!("your action (a move like c3-d4, or lift/place/move/press): ");
-        let typed = self.typed.get_or_insert_with(|| {
-            let (lines, typed) = mpsc::unbounded_channel();
-            std::thread::spawn(move || {
-                for line in std::io::stdin().lock().lines() {
-                    let Ok(line) = line else { break };
-                    if lines.send(line).is_err() {
-                        break;
-                    }
-                }
-            });
-            typed
-        });
+        let typed = self.typed.get_or_insert_with(stdin_lines);
         typed.recv().await
     }
+}
+
+/// Lines typed on stdin, read on their own thread so the robot keeps running meanwhile.
+pub fn stdin_lines() -> mpsc::UnboundedReceiver<String> {
+    let (send, lines) = mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
 }
 
 impl Action {
