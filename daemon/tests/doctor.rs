@@ -138,6 +138,38 @@ fn a_port_held_by_another_process_is_named() {
 }
 
 #[test]
+fn swapped_ports_are_reported_as_silent_devices() {
+    let devices = SimDevices::start("");
+    let text = std::fs::read_to_string(&devices.config).unwrap();
+    let board = devices.board_port().display().to_string();
+    let arm = devices.dir.path().join("arm").display().to_string();
+    let swapped = text
+        .replace(&board, "BOARD")
+        .replace(&arm, &board)
+        .replace("BOARD", &arm);
+    std::fs::write(&devices.config, swapped).unwrap();
+    let started = std::time::Instant::now();
+    let (success, report) = checkerbot(&["doctor"], &devices.config);
+    assert!(!success);
+    assert!(
+        line(&report, "board controller").contains("no board controller answers"),
+        "{report}"
+    );
+    assert!(
+        line(&report, "board controller").contains("not the arm's port"),
+        "{report}"
+    );
+    assert!(
+        line(&report, "arm").contains("no Dobot answers"),
+        "{report}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(15),
+        "each device has a short time limit"
+    );
+}
+
+#[test]
 fn invalid_settings_stop_the_checks_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("checkerbot.toml");

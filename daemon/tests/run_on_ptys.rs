@@ -72,10 +72,11 @@ fn a_visitor_move_is_answered_by_the_arm_and_sigterm_parks_and_exits() {
     );
 
     let stopped = Instant::now();
-    let pid = run.id().to_string();
+    // The shell's own kill: no procps needed.
+    let kill = format!("kill -TERM {}", run.id());
     assert!(
-        Command::new("kill")
-            .args(["-TERM", &pid])
+        Command::new("sh")
+            .args(["-c", &kill])
             .status()
             .unwrap()
             .success()
