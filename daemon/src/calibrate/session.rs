@@ -31,9 +31,13 @@ pub async fn drive<A: Arm>(
     console.draw(&wizard.screen());
     while let Some(key) = keys.recv().await {
         match wizard.key(key) {
-            Some(Request::Move(path)) => {
+            Some(request @ (Request::Move(_) | Request::Home)) => {
                 console.draw(&wizard.screen());
-                match follow(arm, &path).await {
+                let done = match request {
+                    Request::Move(path) => follow(arm, &path).await,
+                    _ => home(arm).await,
+                };
+                match done {
                     Ok(pose) => wizard.arrived(pose),
                     Err(err) => {
                         // Stop the rest of the path before clearing alarms, as the game does.
@@ -54,6 +58,13 @@ pub async fn drive<A: Arm>(
         console.draw(&wizard.screen());
     }
     Ok(())
+}
+
+/// Homes the arm and returns where the tool ended.
+async fn home<A: Arm>(arm: &mut A) -> Result<Point, A::Error> {
+    arm.home().await?;
+    arm.wait_until_idle().await?;
+    arm.pose().await.map(Point::from_pose)
 }
 
 /// Moves the tool through `path` in straight lines and returns where it ended.

@@ -53,6 +53,9 @@ pub enum Request {
     /// Move the tool through these points in order, in straight lines, then report where it
     /// ended ([`Wizard::arrived`]) or why it could not ([`Wizard::arm_failed`]).
     Move(Vec<Point>),
+    /// Run the arm's homing (after power-up, so its positions are the ones the daemon will
+    /// use), then report where the tool is, as after a move.
+    Home,
     /// Save this calibration text, then report with [`Wizard::saved`] or
     /// [`Wizard::save_failed`].
     Save(String),
@@ -267,6 +270,12 @@ impl Wizard {
                                 to cancel",
                 );
                 None
+            }
+            Key::Char('h') if !self.moving => {
+                self.moving = true;
+                self.message =
+                    String::from("homing: the arm finds its reference positions (about 20 s)");
+                Some(Request::Home)
             }
             Key::Char('s') => self.save(),
             Key::Char('q') | Key::Esc => {
@@ -646,7 +655,7 @@ impl Wizard {
             text,
             "\nkeys: arrows jog x/y, PgUp/PgDn (or u/d) jog z, Space 1/10 mm, Enter record, \
              Tab/n next, Shift-Tab/p previous, g go to the point, x delete, t test-touch a \
-             square, s save, q quit"
+             square, h home the arm, s save, q quit"
         );
         text
     }
