@@ -294,12 +294,31 @@ fn a_simulation_killed_at_any_moment_loses_no_game() {
 
 #[test]
 fn a_link_that_keeps_failing_is_reconnected_and_the_games_still_end() {
-    // --faults 1 damages about one frame in five on the board controller's link, and makes
-    // every pick fail: links give up, the robot reconnects, the visitor fixes the board.
+    // --faults 1 damages about one frame in five on the board controller's link, hangs up the
+    // arm's link every few moves, and makes every pick fail: links give up, the robot
+    // reconnects, the visitor fixes the board.
     let (stdout, log) = run_sim(&["--fast", "--games", "2", "--seed", "8", "--faults", "1"]);
     assert!(stdout.contains("2 games:"), "{stdout}");
     let count = |name| log.iter().filter(|e| kind(e) == name).count();
-    assert!(count("reconnected") > 0, "the link was lost and came back");
+    let reconnected = |device: &str| {
+        log.iter()
+            .filter(|e| kind(e) == "reconnected" && e["device"] == device)
+            .count()
+    };
+    assert!(
+        reconnected("board") > 0,
+        "the board's link was lost and came back"
+    );
+    assert!(
+        reconnected("arm") > 0,
+        "the arm's link was lost and came back"
+    );
+    assert!(
+        log.iter()
+            .filter(|e| kind(e) == "fault")
+            .all(|e| ["board", "arm", "brain"].contains(&e["device"].as_str().unwrap_or(""))),
+        "every fault names its device"
+    );
     assert_eq!(count("game_over"), 2);
     assert!(count("board_mismatch") > 0);
 }
