@@ -322,3 +322,92 @@ fn a_link_that_keeps_failing_is_reconnected_and_the_games_still_end() {
     assert_eq!(count("game_over"), 2);
     assert!(count("board_mismatch") > 0);
 }
+
+/// Plays `script` as the visitor (White) on the robot's first turn: a mistake and a press,
+/// then whatever puts the board right, then `c3-d4`. The robot must name `reason`, ask for
+/// exactly the squares in `remove` and `place`, and then take `c3-d4` and reply.
+fn check_first_move_mistake(
+    mistake: &str,
+    fix: &str,
+    reason: &str,
+    remove: &[&str],
+    place: &[&str],
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("visitor.txt");
+    let lines: Vec<&str> = mistake
+        .split(';')
+        .chain(["press"])
+        .chain(fix.split(';').filter(|line| !line.is_empty()))
+        .chain(["c3-d4"])
+        .collect();
+    std::fs::write(&script, lines.join("\n")).unwrap();
+    let script_arg = format!("script:{}", script.display());
+    let (_, log) = run_sim(&["--fast", "--robot", "black", "--visitor", &script_arg]);
+    let mistakes: Vec<&Value> = log
+        .iter()
+        .filter(|e| kind(e) == "visitor_mistake")
+        .collect();
+    let first = mistakes
+        .first()
+        .unwrap_or_else(|| panic!("{mistake}: no mistake seen"));
+    let squares = |key: &str| -> Vec<&str> {
+        first[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect()
+    };
+    assert_eq!(
+        (
+            first["reason"].as_str().unwrap(),
+            squares("remove"),
+            squares("place")
+        ),
+        (reason, remove.to_vec(), place.to_vec()),
+        "{mistake}: {first}"
+    );
+    assert!(!first["message"].as_str().unwrap().is_empty());
+    let after: Vec<&str> = log
+        .iter()
+        .skip_while(|e| kind(e) != "visitor_mistake")
+        .filter(|e| ["visitor_move", "robot_move"].contains(&kind(e)))
+        .map(kind)
+        .collect();
+    assert_eq!(
+        after,
+        ["visitor_move", "robot_move"],
+        "{mistake}: the game went on"
+    );
+}
+
+#[test]
+fn each_first_move_mistake_is_named_with_its_fix_and_the_game_goes_on() {
+    // (mistake actions; actions that put the board right; reason; squares to clear; to fill)
+    check_first_move_mistake("lift c3", "place c3", "piece_missing", &[], &["c3"]);
+    check_first_move_mistake("place d4", "lift d4", "extra_piece", &["d4"], &[]);
+    check_first_move_mistake(
+        "move f6 e5",
+        "move e5 f6",
+        "robot_piece_moved",
+        &["e5"],
+        &["f6"],
+    );
+    check_first_move_mistake(
+        "move c3 e5",
+        "move e5 c3",
+        "cannot_go_there",
+        &["e5"],
+        &["c3"],
+    );
+    check_first_move_mistake("move c3 b4;move b4 c3", "", "no_change", &[], &[]);
+    // Two men moved: the nearest legal board is c3-d4 made, so only g3 is to be put back.
+    check_first_move_mistake(
+        "move c3 d4;move g3 h4",
+        "move d4 c3;move h4 g3",
+        "unclear",
+        &["h4"],
+        &["g3"],
+    );
+}
