@@ -411,3 +411,85 @@ fn each_first_move_mistake_is_named_with_its_fix_and_the_game_goes_on() {
         &["g3"],
     );
 }
+
+/// The event log's entries so far (the log is flushed after every event).
+fn events_so_far(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
+/// How many of the voice lines in `log` are specific to `attitude` (`capture.rival.2`).
+fn lines_of(log: &[Value], attitude: &str) -> usize {
+    log.iter()
+        .filter(|e| kind(e) == "voice")
+        .filter(|e| {
+            e["line"]
+                .as_str()
+                .unwrap()
+                .contains(&format!(".{attitude}."))
+        })
+        .count()
+}
+
+#[test]
+fn a_settings_reload_mid_game_changes_the_attitude_of_the_next_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("checkerbot.toml");
+    let events = dir.path().join("events.jsonl");
+    std::fs::write(&config, "[emotions]\nattitude = \"friendly\"\n").unwrap();
+    // Watched (not --fast): reloads come in real time, as on the robot.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+        .args(["sim", "--robot", "black", "--config"])
+        .arg(&config)
+        .arg("--events")
+        .arg(&events)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let wait_for = |what: &str, done: &dyn Fn(&[Value]) -> bool| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_mins(2);
+        loop {
+            let log = events_so_far(&events);
+            if done(&log) {
+                return log;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "waited two minutes for {what}; the log: {log:#?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    wait_for("a friendly line", &|log| lines_of(log, "friendly") > 0);
+    std::fs::write(&config, "[emotions]\nattitude = \"rival\"\n").unwrap();
+    let pid = child.id().to_string();
+    let hup = Command::new("kill").args(["-HUP", &pid]).status().unwrap();
+    assert!(hup.success());
+    let log = wait_for("the reload", &|log| {
+        log.iter().any(|e| kind(e) == "settings_reloaded")
+    });
+    let reloaded_at = log
+        .iter()
+        .position(|e| kind(e) == "settings_reloaded")
+        .unwrap();
+    assert_eq!(log[reloaded_at]["attitude"], "rival");
+    let log = wait_for("two rival lines after the reload", &|log| {
+        lines_of(&log[reloaded_at..], "rival") >= 2
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        lines_of(&log[reloaded_at..], "friendly"),
+        0,
+        "no friendly line after the reload"
+    );
+    assert_eq!(lines_of(&log[..reloaded_at], "rival"), 0, "none before");
+    assert!(
+        !log[..reloaded_at].iter().any(|e| kind(e) == "game_over"),
+        "the reload came mid-game"
+    );
+}
