@@ -61,6 +61,9 @@ pub enum LogEvent {
         /// Moves already played.
         plies: usize,
     },
+    /// The visitor pressed the button, and the robot reads the board (the start of the
+    /// robot's response time).
+    ButtonPressed,
     /// The robot's search started.
     RobotThinking,
     /// The robot chose its move.

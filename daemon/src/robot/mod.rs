@@ -441,6 +441,7 @@ where
                     Waiting::VisitorMove | Waiting::BoardFix(_) | Waiting::Setup
                 ) =>
             {
+                self.log(&LogEvent::ButtonPressed)?;
                 self.scan().await?.map(Event::Button)
             }
             Wake::Shutdown | Wake::Press(Ok(_)) => None,
