@@ -2,7 +2,8 @@
 //!
 //! The board controller and the Dobot are opened by path (udev symlinks survive re-plugging),
 //! exclusively, at the configured baud rate. A board link that is lost is reopened with
-//! backoff while the game waits; SIGHUP or a change of the settings file reloads the settings
+//! backoff while the game waits; a lost Dobot is reopened before its next move (the visitor is
+//! asked to make a move the arm could not); SIGHUP or a change of the settings file reloads the settings
 //! (see [`crate::reload`]); SIGTERM or Ctrl-C lets the arm finish its move, parks it and exits,
 //! with the game in the journal for the next start.
 
@@ -27,7 +28,8 @@ use crate::brain::Brain;
 use crate::host::{LogEvent, RobotColor};
 use crate::notify::Notifier;
 use crate::robot::{
-    LoopConfig, Observer, PlannedArm, Reconnect, Robot, ThinkOn, View, start_or_resume,
+    ARM_RECONNECT_PATIENCE, LoopConfig, Observer, PlannedArm, Reconnect, ReopenArm, Robot, ThinkOn,
+    View, start_or_resume,
 };
 use crate::state::StateDir;
 
@@ -91,6 +93,17 @@ pub(crate) async fn connect_board(path: PathBuf, baud: u32) -> anyhow::Result<Co
     Ok(device)
 }
 
+/// Opens the Dobot's port and starts a driver session (which re-reads the arm's queue, so this
+/// is also how a Dobot that was unplugged is taken up again).
+pub(crate) async fn connect_dobot(
+    path: PathBuf,
+    baud: u32,
+) -> anyhow::Result<DobotArm<SerialStream>> {
+    DobotArm::connect(open_port(&path, baud)?, DobotConfig::default())
+        .await
+        .with_context(|| format!("no Dobot answering on {}", path.display()))
+}
+
 /// Reads and checks the arm's calibration.
 pub fn load_calibration(state_dir: &Path) -> anyhow::Result<Calibration> {
     let path = state_dir.join(CALIBRATION_FILE);
@@ -119,7 +132,10 @@ impl Observer for SystemdStatus {
                     view.host.game().moves().len()
                 ));
             }
-            LogEvent::Fault { message } => self.0.status(&format!("fault: {message}")),
+            LogEvent::Fault { device, message } => {
+                self.0
+                    .status(&format!("fault ({}): {message}", device.as_str()));
+            }
             _ => {}
         }
         Ok(())
@@ -152,13 +168,11 @@ async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Resu
         );
     }
     let calibration = load_calibration(&settings.paths.state_dir)?;
-    let dobot = DobotArm::connect(
-        open_port(&devices.arm_port, devices.baud)?,
-        DobotConfig::default(),
-    )
-    .await
-    .with_context(|| format!("no Dobot answering on {}", devices.arm_port.display()))?;
-    let arm = PlannedArm::new(dobot, calibration);
+    let dobot = connect_dobot(devices.arm_port.clone(), devices.baud).await?;
+    let (port, baud) = (devices.arm_port.clone(), devices.baud);
+    let reopen: ReopenArm<DobotArm<SerialStream>> =
+        Box::new(move || Box::pin(connect_dobot(port.clone(), baud)));
+    let arm = PlannedArm::new(dobot, calibration).reconnect_with(reopen, ARM_RECONNECT_PATIENCE);
     let board = connect_board(devices.board_port.clone(), devices.baud).await?;
     let (port, baud) = (devices.board_port.clone(), devices.baud);
     let reconnect: Reconnect<ControllerDevice> =

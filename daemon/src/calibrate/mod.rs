@@ -20,12 +20,12 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use hal::arm::CalibrationFile;
 use hal::controller::peer::PeerConfig;
-use hal::dobot::{DobotArm, DobotConfig};
+use hal::dobot::DobotArm;
 use hal::sim::board::sim_board;
 
 use crate::rng::SplitMix;
 use crate::robot::occupancy_map;
-use crate::run::{CALIBRATION_FILE, config_path, open_port};
+use crate::run::{CALIBRATION_FILE, config_path, connect_dobot};
 use crate::sim::dobot_rig;
 use wizard::Wizard;
 
@@ -97,13 +97,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 .context("connecting to the simulated Dobot")?;
             session::drive(&mut arm, &mut wizard, &mut keys, &mut console).await
         } else {
-            let port = &settings.devices.arm_port;
-            let mut arm = DobotArm::connect(
-                open_port(port, settings.devices.baud)?,
-                DobotConfig::default(),
-            )
-            .await
-            .with_context(|| format!("no Dobot answering on {}", port.display()))?;
+            let devices = &settings.devices;
+            let mut arm = connect_dobot(devices.arm_port.clone(), devices.baud).await?;
             session::drive(&mut arm, &mut wizard, &mut keys, &mut console).await
         }
     })
