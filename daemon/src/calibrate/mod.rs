@@ -18,6 +18,7 @@ mod tests;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
+use checkerbot_config::ArmKind;
 use hal::arm::CalibrationFile;
 use hal::controller::peer::PeerConfig;
 use hal::dobot::DobotArm;
@@ -44,7 +45,7 @@ pub struct Args {
     /// calibration.toml in the settings' state directory).
     file: Option<PathBuf>,
     /// Drive the virtual Dobot beside the simulated board instead of the real arm, to try the
-    /// wizard at a desk.
+    /// wizard at a desk (also when the settings say devices.arm = "sim").
     #[arg(long)]
     sim: bool,
 }
@@ -73,6 +74,15 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             }
         };
     }
+    let simulated = match settings.devices.arm {
+        _ if args.sim => true,
+        ArmKind::Sim => true,
+        ArmKind::Dobot => false,
+        ArmKind::Controller => anyhow::bail!(
+            "devices.arm = \"controller\": the reference arm's controller has no driver yet; \
+             the wizard drives a Dobot (devices.arm = \"dobot\") or, with --sim, the virtual one"
+        ),
+    };
     let existing = read_existing(&file);
     let mut wizard = Wizard::new(side, existing);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -82,7 +92,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     runtime.block_on(async {
         let mut console = terminal::TerminalConsole::new(file.clone())?;
         let mut keys = terminal::keys();
-        if args.sim {
+        if simulated {
             let variant = settings.game.variant;
             let empty = occupancy_map::to_occupancy(variant.geometry(), engine::Bitboard::EMPTY);
             // Nobody reads the simulated board's sensors here: its transport is a stream
