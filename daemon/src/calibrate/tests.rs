@@ -326,3 +326,37 @@ fn an_existing_file_is_the_starting_point() {
     assert!(fresh.screen().contains("corner j10"));
     assert!(!fresh.screen().contains("(x 167.0, y 66.5, z 10.0)"));
 }
+
+#[test]
+fn a_touched_square_that_is_off_can_be_taught_on_its_own() {
+    let (mut wizard, _) = taught_example();
+    assert_eq!(wizard.key(Key::Char('o')), None);
+    assert!(wizard.message().contains("test-touch a square first"));
+    for key in [Key::Char('t'), Key::Char('d'), Key::Char('4')] {
+        assert_eq!(wizard.key(key), None);
+    }
+    let Some(Request::Move(path)) = wizard.key(Key::Enter) else {
+        panic!("{}", wizard.screen());
+    };
+    // Over the travel height, down onto d4's interpolated centre, and up again.
+    let example =
+        Calibration::from_toml(include_str!("../../../hal/data/calibration.example.toml")).unwrap();
+    let d4 = hal::arm::BoardSquare::parse("d4").unwrap();
+    let interpolated = example.corners().centre(d4);
+    assert_eq!(path[path.len() - 2], interpolated);
+    assert_eq!(
+        *path.last().unwrap(),
+        interpolated.at_height(example.safe_z())
+    );
+    // The piece is 2 mm further forward: the operator jogs there and presses o.
+    let actual = Point::new(interpolated.x + 2.0, interpolated.y, interpolated.z);
+    wizard.arrived(actual);
+    assert_eq!(wizard.key(Key::Char('o')), None);
+    let Some(Request::Save(text)) = wizard.key(Key::Char('s')) else {
+        panic!("{}", wizard.screen());
+    };
+    let saved = Calibration::from_toml(&text).unwrap();
+    assert_eq!(saved.square(d4), Some(actual));
+    let c3 = hal::arm::BoardSquare::parse("c3").unwrap();
+    assert_eq!(saved.square(c3), Some(example.corners().centre(c3)));
+}

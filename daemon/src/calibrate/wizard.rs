@@ -117,6 +117,8 @@ pub struct Wizard {
     moving: bool,
     unsaved: bool,
     message: String,
+    /// The square last test-touched: `o` records the tool's position as its override.
+    touched: Option<BoardSquare>,
 }
 
 impl Wizard {
@@ -165,6 +167,7 @@ impl Wizard {
             moving: false,
             unsaved: false,
             message: String::new(),
+            touched: None,
         };
         wizard.target = wizard.first_untaught();
         wizard
@@ -260,6 +263,10 @@ impl Wizard {
             }
             Key::Char('x') => {
                 self.delete();
+                None
+            }
+            Key::Char('o') => {
+                self.override_touched();
                 None
             }
             Key::Char('g') => self.go_to_target(),
@@ -383,8 +390,27 @@ impl Wizard {
             .unwrap_or_else(|| board.centre(square));
         let mut path = self.path_to(centre);
         path.push(centre.at_height(safe_z));
-        self.message = format!("touching {square} at {centre}");
+        self.message = format!(
+            "touching {square} at {centre}; if it is off, jog onto the piece's centre and \
+             press o to teach {square} on its own"
+        );
+        self.touched = Some(square);
         self.go(path)
+    }
+
+    /// Teaches the last touched square on its own, where the tool is now.
+    fn override_touched(&mut self) {
+        let Some(square) = self.touched else {
+            self.message =
+                String::from("test-touch a square first (t), then jog onto its piece and press o");
+            return;
+        };
+        self.draft.overrides.insert(square.to_string(), self.pose);
+        self.unsaved = true;
+        self.message = format!(
+            "{square} taught on its own at {}; the other squares still follow the corners",
+            self.pose
+        );
     }
 
     /// The board through the taught corners.
@@ -655,7 +681,7 @@ impl Wizard {
             text,
             "\nkeys: arrows jog x/y, PgUp/PgDn (or u/d) jog z, Space 1/10 mm, Enter record, \
              Tab/n next, Shift-Tab/p previous, g go to the point, x delete, t test-touch a \
-             square, h home the arm, s save, q quit"
+             square, o teach the touched square on its own, h home the arm, s save, q quit"
         );
         text
     }
