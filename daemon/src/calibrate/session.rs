@@ -1,6 +1,7 @@
 //! Runs the wizard against an arm: keys in, the wizard's requests carried out on the arm, the
 //! screen redrawn after each. The same loop serves the terminal and scripted tests.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
 use hal::arm::Point;
@@ -29,7 +30,15 @@ pub async fn drive<A: Arm>(
         Err(err) => anyhow::bail!("the arm does not report its position: {err}"),
     }
     console.draw(&wizard.screen());
-    while let Some(key) = keys.recv().await {
+    let mut pending = VecDeque::new();
+    loop {
+        let key = match pending.pop_front() {
+            Some(key) => key,
+            None => match keys.recv().await {
+                Some(key) => key,
+                None => return Ok(()),
+            },
+        };
         match wizard.key(key) {
             Some(request @ (Request::Move(_) | Request::Home)) => {
                 console.draw(&wizard.screen());
@@ -47,6 +56,13 @@ pub async fn drive<A: Arm>(
                         wizard.arm_failed(&err.to_string(), pose);
                     }
                 }
+                // A held arrow key repeats faster than the arm moves: the jogs queued meanwhile
+                // are dropped, so the arm stops when the key is released. Other keys stay.
+                while let Ok(key) = keys.try_recv() {
+                    if !key.is_jog() {
+                        pending.push_back(key);
+                    }
+                }
             }
             Some(Request::Save(text)) => match console.save(&text) {
                 Ok(path) => wizard.saved(&path.display().to_string()),
@@ -57,7 +73,6 @@ pub async fn drive<A: Arm>(
         }
         console.draw(&wizard.screen());
     }
-    Ok(())
 }
 
 /// Homes the arm and returns where the tool ended.

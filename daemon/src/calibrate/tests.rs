@@ -2,6 +2,7 @@
 //! (the saved calibration must be where that board lies, and the robot must then move pieces
 //! with it), and as a bare state machine for the refusals.
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
 use engine::{Position, Variant, notation};
@@ -45,15 +46,42 @@ fn jog(from: Point, to: Point) -> Vec<Key> {
     keys
 }
 
-/// A console that keeps the last screen and saves where a test says.
+/// An operator at the screen: presses the next key of a script each time the screen shows
+/// the arm at rest, keeps the last screen, and saves where the test says.
 struct Recorder {
+    script: VecDeque<Key>,
+    keys: Option<mpsc::UnboundedSender<Key>>,
     last_screen: String,
     file: PathBuf,
+}
+
+impl Recorder {
+    /// The operator, and the keys they will press.
+    fn new(script: Vec<Key>, file: PathBuf) -> (Recorder, mpsc::UnboundedReceiver<Key>) {
+        let (send, keys) = mpsc::unbounded_channel();
+        let recorder = Recorder {
+            script: script.into(),
+            keys: Some(send),
+            last_screen: String::new(),
+            file,
+        };
+        (recorder, keys)
+    }
 }
 
 impl Console for Recorder {
     fn draw(&mut self, screen: &str) {
         screen.clone_into(&mut self.last_screen);
+        if screen.contains("(moving)") {
+            return;
+        }
+        match self.script.pop_front() {
+            Some(key) => {
+                let _ = self.keys.as_ref().map(|keys| keys.send(key));
+            }
+            // Done: the keyboard goes away and the session ends.
+            None => self.keys = None,
+        }
     }
 
     fn save(&mut self, text: &str) -> anyhow::Result<PathBuf> {
@@ -120,10 +148,6 @@ async fn a_scripted_calibration_of_the_virtual_dobot_finds_its_board() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("calibration.toml");
     std::fs::write(&file, "an old calibration").unwrap();
-    let mut console = Recorder {
-        last_screen: String::new(),
-        file: file.clone(),
-    };
     let home = Point::from_pose(dobot.pose());
     // Home first, as after switching the arm on: the tool ends where it started.
     let mut keys = vec![Key::Char('h')];
@@ -131,11 +155,7 @@ async fn a_scripted_calibration_of_the_virtual_dobot_finds_its_board() {
     keys.push(Key::Char('s'));
     // Test-touch c3: the tool goes down onto it and back up to the travel height.
     keys.extend([Key::Char('t'), Key::Char('c'), Key::Char('3'), Key::Enter]);
-    let (send, mut receiver) = mpsc::unbounded_channel();
-    for key in keys {
-        send.send(key).unwrap();
-    }
-    drop(send);
+    let (mut console, mut receiver) = Recorder::new(keys, file.clone());
     let mut wizard = Wizard::new(8, None);
     drive(&mut arm, &mut wizard, &mut receiver, &mut console)
         .await
@@ -185,6 +205,43 @@ async fn a_scripted_calibration_of_the_virtual_dobot_finds_its_board() {
     assert_eq!(
         occupancy_map::to_bitboard(geometry, &board.occupancy()),
         after.occupied()
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn arrow_presses_queued_during_a_move_are_dropped() {
+    let variant = Variant::Russian;
+    let empty = occupancy_map::to_occupancy(variant.geometry(), engine::Bitboard::EMPTY);
+    let (unused, _) = tokio::io::duplex(1);
+    let (board, _) = sim_board(unused, empty, PeerConfig::default());
+    let (dobot, _) = dobot_rig::virtual_dobot(board, variant, 0.0, &mut SplitMix::new(5)).unwrap();
+    let (host_io, arm_io) = tokio::io::duplex(4096);
+    tokio::spawn(dobot.serve(arm_io).run());
+    let mut arm = DobotArm::connect(host_io, dobot_rig::driver_config(1.0))
+        .await
+        .unwrap();
+    let start = Point::from_pose(dobot.pose());
+    // A held arrow: five presses before the first move is done; then Space, which is kept.
+    let (send, mut keys) = mpsc::unbounded_channel();
+    for key in [Key::Up; 5].into_iter().chain([Key::Char(' ')]) {
+        send.send(key).unwrap();
+    }
+    drop(send);
+    let dir = tempfile::tempdir().unwrap();
+    let (mut console, _) = Recorder::new(Vec::new(), dir.path().join("unused.toml"));
+    let mut wizard = Wizard::new(8, None);
+    drive(&mut arm, &mut wizard, &mut keys, &mut console)
+        .await
+        .unwrap();
+    let end = Point::from_pose(dobot.pose());
+    assert!(
+        end.distance(Point::new(start.x + 10.0, start.y, start.z)) < 1e-3,
+        "one step of 10 mm from {start}, not {end}"
+    );
+    assert!(
+        wizard.message().contains("jog step 1 mm"),
+        "{}",
+        wizard.message()
     );
 }
 

@@ -47,6 +47,17 @@ pub enum Key {
     Char(char),
 }
 
+impl Key {
+    /// Whether the key jogs the arm by one step (the arrows and PgUp/PgDn; the letters `u`
+    /// and `d` also type square names).
+    pub fn is_jog(self) -> bool {
+        matches!(
+            self,
+            Key::Up | Key::Down | Key::Left | Key::Right | Key::PageUp | Key::PageDown
+        )
+    }
+}
+
 /// What the wizard asks of the arm or the program.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Request {
