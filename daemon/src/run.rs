@@ -67,14 +67,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 /// Opens a serial port exclusively, so a second daemon or a terminal program cannot interleave
 /// bytes with ours.
-fn open_port(path: &Path, baud: u32) -> anyhow::Result<SerialStream> {
+pub(crate) fn open_port(path: &Path, baud: u32) -> anyhow::Result<SerialStream> {
     tokio_serial::new(path.to_string_lossy(), baud)
         .open_native_async()
         .with_context(|| format!("opening the serial port {}", path.display()))
 }
 
 /// Opens the board controller's port and completes the handshake.
-async fn connect_board(path: PathBuf, baud: u32) -> anyhow::Result<ControllerDevice> {
+pub(crate) async fn connect_board(path: PathBuf, baud: u32) -> anyhow::Result<ControllerDevice> {
     let port = open_port(&path, baud)?;
     let connection = connect(port, LinkConfig::default())
         .await
@@ -95,7 +95,10 @@ async fn connect_board(path: PathBuf, baud: u32) -> anyhow::Result<ControllerDev
 
 /// Opens the Dobot's port and starts a driver session (which re-reads the arm's queue, so this
 /// is also how a Dobot that was unplugged is taken up again).
-async fn connect_dobot(path: PathBuf, baud: u32) -> anyhow::Result<DobotArm<SerialStream>> {
+pub(crate) async fn connect_dobot(
+    path: PathBuf,
+    baud: u32,
+) -> anyhow::Result<DobotArm<SerialStream>> {
     DobotArm::connect(open_port(&path, baud)?, DobotConfig::default())
         .await
         .with_context(|| format!("no Dobot answering on {}", path.display()))

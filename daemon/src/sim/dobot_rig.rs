@@ -30,7 +30,7 @@ const SAFE_Z: f32 = 40.0;
 
 /// Where the virtual board lies: a1 nearest the arm on its left, the whole board inside the
 /// Magician's reach (a board 133 mm across, whatever its number of squares).
-fn layout(variant: Variant) -> SimBoardLayout {
+pub fn layout(variant: Variant) -> SimBoardLayout {
     let size = occupancy_map::board_size(variant.geometry());
     let pitch = 133.0 / (size.side() as f32 - 1.0);
     let a1 = Pose {
@@ -44,7 +44,7 @@ fn layout(variant: Variant) -> SimBoardLayout {
 
 /// The calibration an operator would teach for `layout`: the four corner centres, the bin, four
 /// spare-king slots in the reserve, the park pose and the travel height.
-fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
+pub fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
     let side = layout.size.side();
     let last_file = char::from(b'a' + side as u8 - 1);
     let far = layout.pitch * (side as f32 - 1.0);
@@ -88,17 +88,15 @@ fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
     Calibration::from_toml(&text).context("the simulated arm's calibration")
 }
 
-/// Starts a virtual Dobot beside `board` and connects the Dobot driver to it. `faults` is the
-/// probability of a failed pick per pick, and sets rarer late and lost replies, damaged bytes
-/// and hang-ups of the link (the USB cable pulled), after which the arm is reopened on a fresh
-/// link. `speedup` multiplies the arm's speed and acceleration (1: the Magician's top speed).
-pub async fn connect_sim_arm(
+/// A healthy-or-faulty virtual Dobot beside `board`, and the calibration an operator would
+/// teach for where its board lies. `faults` is the probability of a failed pick per pick, and
+/// sets rarer late and lost replies. Serve it on any byte stream ([`VirtualDobot::serve`]).
+pub fn virtual_dobot(
     board: SimBoardHandle,
     variant: Variant,
     faults: f64,
-    speedup: f32,
     rng: &mut SplitMix,
-) -> anyhow::Result<SimArm> {
+) -> anyhow::Result<(VirtualDobot, Calibration)> {
     let layout = layout(variant);
     let calibration = calibration(&layout)?;
     let reserve_pieces = calibration.king_slots().len() as u32;
@@ -118,7 +116,14 @@ pub async fn connect_sim_arm(
             ..VirtualDobotConfig::default()
         },
     );
-    let config = DobotConfig {
+    Ok((dobot, calibration))
+}
+
+/// The driver's settings for the virtual arm: its park pose and travel height match the
+/// calibration; `speedup` multiplies the arm's speed and acceleration (1: the Magician's top
+/// speed).
+pub fn driver_config(speedup: f32) -> DobotConfig {
+    DobotConfig {
         jump_height: SAFE_Z - BOARD_Z,
         // The Magician's top Cartesian speed, times `speedup`.
         xyz_velocity: 300.0 * speedup,
@@ -130,7 +135,22 @@ pub async fn connect_sim_arm(
             r: 0.0,
         },
         ..DobotConfig::default()
-    };
+    }
+}
+
+/// Starts a virtual Dobot beside `board` and connects the Dobot driver to it. `faults` is the
+/// probability of a failed pick per pick, and sets rarer late and lost replies, damaged bytes
+/// and hang-ups of the link (the USB cable pulled), after which the arm is reopened on a fresh
+/// link. `speedup` multiplies the arm's speed and acceleration (1: the Magician's top speed).
+pub async fn connect_sim_arm(
+    board: SimBoardHandle,
+    variant: Variant,
+    faults: f64,
+    speedup: f32,
+    rng: &mut SplitMix,
+) -> anyhow::Result<SimArm> {
+    let (dobot, calibration) = virtual_dobot(board, variant, faults, rng)?;
+    let config = driver_config(speedup);
     let link = SimArmLink {
         dobot,
         config,

@@ -11,7 +11,8 @@
 //! takes as long as its computation, and the same seed replays the same run. Without it the
 //! clock is real and the pace is a person's.
 
-mod dobot_rig;
+pub mod devices;
+pub mod dobot_rig;
 mod people;
 mod screen;
 mod visitor;
