@@ -14,7 +14,7 @@ mod snapshot;
 #[cfg(test)]
 mod tests;
 
-pub use log_event::LogEvent;
+pub use log_event::{Device, LogEvent};
 pub use operator::Refused;
 pub use record::GameRecord;
 pub use snapshot::Snapshot;
@@ -402,6 +402,7 @@ impl Host {
         let before = *self.game.position();
         if !before.is_legal(&reply.mv) {
             out.push(Action::Log(LogEvent::Fault {
+                device: Device::Brain,
                 message: "the search returned an illegal move; searching again".to_owned(),
             }));
             self.think(now, out);

@@ -11,7 +11,7 @@ use emotions::{FaceSettings, Frame, Millis};
 use engine::{Bitboard, Color, Position, Role, notation};
 use serde::Serialize;
 
-use crate::host::{LogEvent, Waiting};
+use crate::host::{Device, LogEvent, Waiting};
 use crate::robot::{Stats, View};
 
 /// How many of each list the page keeps.
@@ -165,17 +165,26 @@ pub struct Problem {
     pub text: String,
 }
 
-/// The devices as the events report them.
+/// The devices as the events report them: a fault marks its device, a sign of work (a
+/// reconnection, a move read from the board, the arm's move done, a search's move) clears it.
 #[derive(Debug, Clone, Serialize)]
 pub struct Devices {
-    /// The board controller's link.
+    /// The board controller: Hall sensors, button, face, and its link.
     pub board: DeviceState,
-    /// The arm.
+    /// The arm and its link.
     pub arm: DeviceState,
-    /// The face (eyes, brows, neck).
-    pub face: DeviceState,
-    /// The Hall sensors.
-    pub sensors: DeviceState,
+    /// The robot's player.
+    pub brain: DeviceState,
+}
+
+impl Devices {
+    fn of(&mut self, device: Device) -> &mut DeviceState {
+        match device {
+            Device::Board => &mut self.board,
+            Device::Arm => &mut self.arm,
+            Device::Brain => &mut self.brain,
+        }
+    }
 }
 
 /// One device.
@@ -279,8 +288,7 @@ impl Tracker {
             devices: Devices {
                 board: DeviceState::ok(),
                 arm: DeviceState::ok(),
-                face: DeviceState::ok(),
-                sensors: DeviceState::ok(),
+                brain: DeviceState::ok(),
             },
             today: Today {
                 date,
@@ -395,9 +403,10 @@ impl Tracker {
                     ply: host.game().moves().len(),
                     v: *v,
                 });
-                self.state.devices.arm = DeviceState::ok();
+                self.state.devices.brain = DeviceState::ok();
             }
             LogEvent::ArmDone => self.state.devices.arm = DeviceState::ok(),
+            LogEvent::VisitorMove { .. } => self.state.devices.board = DeviceState::ok(),
             LogEvent::VisitorMistake { message, .. } => self.problem(t, "mistake", message),
             LogEvent::BoardMismatch { missing, extra } => {
                 let mut text = Vec::new();
@@ -413,11 +422,13 @@ impl Tracker {
                     &format!("Board differs: {}", text.join("; ")),
                 );
             }
-            LogEvent::Fault { message } => {
-                self.problem(t, "fault", message);
-                self.device_fault(message);
+            LogEvent::Fault { device, message } => {
+                self.problem(t, "fault", &format!("{}: {message}", device.as_str()));
+                *self.state.devices.of(*device) = DeviceState::failed(message);
             }
-            LogEvent::Reconnected { .. } => self.state.devices.board = DeviceState::ok(),
+            LogEvent::Reconnected { device, .. } => {
+                *self.state.devices.of(*device) = DeviceState::ok();
+            }
             LogEvent::Voice { category, text, .. } => {
                 if !text.is_empty() {
                     self.state.voice.push_back(Said {
@@ -448,9 +459,7 @@ impl Tracker {
                 self.state.game.reason = Some(reason.clone());
             }
             // Shown through the moves, the face and the status line.
-            LogEvent::VisitorMove { .. }
-            | LogEvent::Operator { .. }
-            | LogEvent::Expression { .. } => {}
+            LogEvent::ButtonPressed | LogEvent::Operator { .. } | LogEvent::Expression { .. } => {}
         }
     }
 
@@ -463,23 +472,6 @@ impl Tracker {
         if self.state.problems.len() > RECENT_PROBLEMS {
             self.state.problems.pop_front();
         }
-    }
-
-    /// Fault messages start with the device they concern (`arm: ...`, `board sensor: ...`).
-    fn device_fault(&mut self, message: &str) {
-        let devices = &mut self.state.devices;
-        let slot = if message.starts_with("arm") {
-            &mut devices.arm
-        } else if message.starts_with("face") {
-            &mut devices.face
-        } else if message.starts_with("the sensors") {
-            &mut devices.sensors
-        } else if message.starts_with("board") || message.starts_with("button") {
-            &mut devices.board
-        } else {
-            return;
-        };
-        *slot = DeviceState::failed(message);
     }
 
     /// Recomputes what follows from the position, the wait and the scan.
@@ -678,7 +670,8 @@ mod tests {
         assert_eq!(state.waiting, "board_fix");
         assert!(state.problems.iter().any(|p| p.kind == "mismatch"));
         let fault = LogEvent::Fault {
-            message: "arm: the Dobot did not answer".to_owned(),
+            device: Device::Arm,
+            message: "the Dobot did not answer".to_owned(),
         };
         tracker.event(
             Millis(4_000),

@@ -9,12 +9,13 @@
 //! robot thinks or moves. Its clock is tokio's, so a simulation with a paused clock runs a
 //! whole game in virtual time and replays exactly.
 
+mod backoff;
 pub mod face_output;
 mod observer;
 pub mod occupancy_map;
 mod operate;
 mod piece_mover;
-mod planned_arm;
+pub mod planned_arm;
 mod startup;
 mod stats;
 mod thinking;
@@ -35,13 +36,14 @@ use tokio::task::{JoinError, JoinHandle};
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::brain::Brain;
-use crate::host::{Action, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
+use crate::host::{Action, Device, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
 use crate::state::{Journal, StateDir, utc_date};
+pub use backoff::Backoff;
 use face_output::{FaceChanges, FaceCommands};
 pub use observer::{EventLog, Observer, View};
 pub use operate::{Adjustment, Command, Done, Request};
 pub use piece_mover::PieceMover;
-pub use planned_arm::PlannedArm;
+pub use planned_arm::{ARM_RECONNECT_PATIENCE, PlannedArm, ReopenArm};
 pub use startup::{Startup, start_or_resume};
 pub use stats::Stats;
 pub use thinking::ThinkOn;
@@ -120,11 +122,6 @@ impl LoopConfig {
 /// Opens the board controller's link again after it was lost (a cable pulled, a controller
 /// reset, a run of damaged frames the protocol gave up on).
 pub type Reconnect<B> = Box<dyn FnMut() -> Pin<Box<dyn Future<Output = anyhow::Result<B>>>>>;
-
-/// The first wait between reconnection attempts; it doubles up to [`RECONNECT_MAX`].
-const RECONNECT_FIRST: Duration = Duration::from_millis(100);
-/// The longest wait between reconnection attempts.
-const RECONNECT_MAX: Duration = Duration::from_secs(5);
 
 /// Where the robot keeps its state, and what it last wrote there.
 struct Persistence {
@@ -427,16 +424,26 @@ where
                 }
                 self.brain = Some(brain);
                 if reply.is_none() {
-                    self.fault("the search found no move in a game that goes on")?;
+                    self.fault(
+                        Device::Brain,
+                        "the search found no move in a game that goes on",
+                    )?;
                 }
                 reply.map(Event::SearchDone)
             }
             Wake::ArmFinished(done) => {
                 workers.moving = None;
-                let (mover, result) = done.context("the arm task failed")?;
+                let (mut mover, result) = done.context("the arm task failed")?;
+                // The arm's link came back during this move, before the move's own outcome.
+                if let Some(attempts) = mover.take_reconnection() {
+                    self.log(&LogEvent::Reconnected {
+                        device: Device::Arm,
+                        attempts,
+                    })?;
+                }
                 self.mover = Some(mover);
                 if let Err(err) = result {
-                    self.fault(&format!("arm: {err}"))?;
+                    self.fault(Device::Arm, &err.to_string())?;
                 }
                 let scan = self.scan().await?;
                 self.arm_scan_pending = scan.is_none() && self.link_lost;
@@ -448,6 +455,7 @@ where
                     Waiting::VisitorMove | Waiting::BoardFix(_) | Waiting::Setup
                 ) =>
             {
+                self.log(&LogEvent::ButtonPressed)?;
                 self.scan().await?.map(Event::Button)
             }
             Wake::Shutdown | Wake::Press(Ok(_)) => None,
@@ -622,10 +630,13 @@ where
                     .filter_map(|&i| variant.geometry().square(i))
                     .map(|sq| notation::square_name(variant, sq))
                     .collect();
-                self.fault(&format!(
+                self.fault(
+                    Device::Board,
+                    &format!(
                     "the sensors under {} keep changing: check for a stray magnet or a loose sensor",
                     names.join(", ")
-                ))?;
+                ),
+                )?;
                 Ok(None)
             }
             Err(DebounceError::Sensor(err)) => {
@@ -642,9 +653,9 @@ where
                 return Ok(());
             }
             self.link_lost = true;
-            return self.fault(&format!("{device}: {err}; reconnecting"));
+            return self.fault(Device::Board, &format!("{device}: {err}; reconnecting"));
         }
-        self.fault(&format!("{device}: {err}"))
+        self.fault(Device::Board, &format!("{device}: {err}"))
     }
 
     /// Opens the board's link again, waiting longer after each failure; false on shutdown.
@@ -652,7 +663,7 @@ where
         &mut self,
         shutdown: &mut broadcast::Receiver<()>,
     ) -> anyhow::Result<bool> {
-        let mut wait = RECONNECT_FIRST;
+        let mut backoff = Backoff::new();
         let mut attempts = 0u32;
         loop {
             attempts += 1;
@@ -662,7 +673,10 @@ where
                     self.link_lost = false;
                     // The new session's controller shows nothing until told.
                     self.face_sent = None;
-                    self.log(&LogEvent::Reconnected { attempts })?;
+                    self.log(&LogEvent::Reconnected {
+                        device: Device::Board,
+                        attempts,
+                    })?;
                     if let Some(face) = self.face {
                         self.show_face(&face).await?;
                     }
@@ -673,14 +687,14 @@ where
             tokio::select! {
                 biased;
                 _ = shutdown.recv() => return Ok(false),
-                () = tokio::time::sleep(wait) => {}
+                () = tokio::time::sleep(backoff.next_wait()) => {}
             }
-            wait = (wait * 2).min(RECONNECT_MAX);
         }
     }
 
-    fn fault(&mut self, message: &str) -> anyhow::Result<()> {
+    fn fault(&mut self, device: Device, message: &str) -> anyhow::Result<()> {
         self.log(&LogEvent::Fault {
+            device,
             message: message.to_owned(),
         })
     }

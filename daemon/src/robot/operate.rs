@@ -7,7 +7,7 @@ use sounds::Language;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{PieceMover, Robot, Workers};
-use crate::host::{Action, LogEvent, Refused};
+use crate::host::{Action, Device, LogEvent, Refused};
 use hal::device::{BoardSensor, Face};
 
 /// One thing the operator asks for.
@@ -186,9 +186,9 @@ where
         match result {
             Ok(()) => Ok(Ok(Done::said("the arm is parked"))),
             Err(err) => {
-                let message = format!("arm: parking failed: {err}");
-                self.fault(&message)?;
-                Ok(Err(Refused(message)))
+                let message = format!("parking failed: {err}");
+                self.fault(Device::Arm, &message)?;
+                Ok(Err(Refused(format!("arm: {message}"))))
             }
         }
     }

@@ -11,7 +11,8 @@
 //! takes as long as its computation, and the same seed replays the same run. Without it the
 //! clock is real and the pace is a person's.
 
-mod dobot_rig;
+pub mod devices;
+pub mod dobot_rig;
 mod people;
 mod screen;
 mod visitor;
@@ -32,7 +33,7 @@ use hal::controller::peer::PeerConfig;
 use hal::sim::board::{SimBoardHandle, sim_board};
 use hal::sim::faulty_io::{ByteFaults, FaultyIo};
 use sounds::{Language, Library, Speaker, Voice};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 use crate::brain::Brain;
 use crate::host::RobotColor;
@@ -123,19 +124,65 @@ fn probability(text: &str) -> Result<f64, String> {
     }
 }
 
+/// What the command line sets over the settings file and environment.
+#[derive(Debug, Clone, Copy)]
+struct Overrides {
+    variant: Option<Variant>,
+    level: Option<u8>,
+    language: Option<Language>,
+}
+
+impl Overrides {
+    fn of(args: &Args) -> Overrides {
+        Overrides {
+            variant: args.variant,
+            level: args.level,
+            language: args.language,
+        }
+    }
+
+    fn apply(self, settings: &mut checkerbot_config::Settings) {
+        if let Some(variant) = self.variant {
+            settings.game.variant = variant;
+        }
+        if let Some(level) = self.level {
+            settings.play.level = level;
+        }
+        if let Some(language) = self.language {
+            settings.sounds.language = language;
+        }
+    }
+}
+
+/// Reloaded settings, as on the robot (SIGHUP or an edit of the `--config` file), with the
+/// command line's overrides applied again. Only a watched run reloads: a `--fast` run must
+/// replay exactly from its seed.
+fn reloads(
+    args: &Args,
+) -> anyhow::Result<Option<mpsc::UnboundedReceiver<checkerbot_config::Settings>>> {
+    if args.fast || args.config.is_none() {
+        return Ok(None);
+    }
+    let mut read = crate::reload::watch_settings(args.config.clone(), crate::reload::POLL, true)
+        .context("listening for SIGHUP")?;
+    let (sender, reloads) = mpsc::unbounded_channel();
+    let overrides = Overrides::of(args);
+    tokio::spawn(async move {
+        while let Some(mut settings) = read.recv().await {
+            overrides.apply(&mut settings);
+            if sender.send(settings).is_err() {
+                break;
+            }
+        }
+    });
+    Ok(Some(reloads))
+}
+
 /// The settings file and environment, with the command line's overrides applied.
 fn resolve_settings(args: &Args) -> anyhow::Result<(checkerbot_config::Settings, RobotColor)> {
     let mut settings =
         checkerbot_config::load(args.config.as_deref()).context("reading the settings")?;
-    if let Some(variant) = args.variant {
-        settings.game.variant = variant;
-    }
-    if let Some(level) = args.level {
-        settings.play.level = level;
-    }
-    if let Some(language) = args.language {
-        settings.sounds.language = language;
-    }
+    Overrides::of(args).apply(&mut settings);
     let robot = args.robot.unwrap_or(match settings.game.robot {
         RobotSide::White => RobotColor::Fixed(Color::White),
         RobotSide::Black => RobotColor::Fixed(Color::Black),
@@ -325,6 +372,9 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
     let mut robot = Robot::new(config, startup, device, reconnect, arm, brain, voice);
     if let Some(state) = state {
         robot.keep_state_in(state)?;
+    }
+    if let Some(reloads) = reloads(args)? {
+        robot.reload_from(reloads);
     }
     let mut screen = Screen::new(
         screen_output(args),
