@@ -291,18 +291,15 @@ async fn a_command_the_robot_refuses_is_a_conflict_with_its_reason() {
     assert_eq!(received.try_recv().unwrap(), Command::Resign);
 }
 
+async fn settings(app: &Router, body: &str) -> (StatusCode, Value) {
+    call(app, "POST", "/api/settings", None, body).await
+}
+
 #[tokio::test]
 async fn settings_are_saved_only_when_asked_and_only_to_a_file() {
     // No file: saving is refused before anything is applied.
     let (app, mut received) = setup(None, None);
-    let (status, json) = call(
-        &app,
-        "POST",
-        "/api/settings",
-        None,
-        r#"{"level": 2, "save": true}"#,
-    )
-    .await;
+    let (status, json) = settings(&app, r#"{"level": 2, "save": true}"#).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(
         error_text(&json).contains("without a settings file"),
@@ -316,18 +313,11 @@ async fn settings_are_saved_only_when_asked_and_only_to_a_file() {
     std::fs::write(&path, original).unwrap();
     let (app, _received) = setup(None, Some(path.clone()));
     // Applied without saving: the file stays as it was.
-    let (status, json) = call(&app, "POST", "/api/settings", None, r#"{"level": 2}"#).await;
+    let (status, json) = settings(&app, r#"{"level": 2}"#).await;
     assert_eq!(status, StatusCode::OK, "{json}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
     // Saved: the page's keys change, the rest stays.
-    let (status, json) = call(
-        &app,
-        "POST",
-        "/api/settings",
-        None,
-        r#"{"level": 2, "save": true}"#,
-    )
-    .await;
+    let (status, json) = settings(&app, r#"{"level": 2, "save": true}"#).await;
     assert_eq!(status, StatusCode::OK, "{json}");
     let saved = std::fs::read_to_string(&path).unwrap();
     assert!(
