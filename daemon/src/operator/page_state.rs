@@ -393,8 +393,15 @@ impl Tracker {
                 };
                 self.state.v.clear();
             }
+            // A game taken up from the journal after a restart.
             LogEvent::Resumed { .. } => {
-                self.state.game.number = host.snapshot().map_or(0, |s| s.games_started);
+                self.state.game = GameView {
+                    number: host.snapshot().map_or(0, |s| s.games_started),
+                    variant: host.game().variant().name().to_owned(),
+                    robot: host.robot().name().to_owned(),
+                    ..GameView::default()
+                };
+                self.state.v.clear();
             }
             LogEvent::RobotThinking => self.arm_moving = false,
             LogEvent::RobotMove { v, .. } => {
@@ -727,6 +734,43 @@ mod tests {
                 ("30x21x14 (taking 17, 25)", vec!["30", "14", "25", "17"]),
                 ("30x23x14 (taking 18, 26)", vec!["30", "14", "26", "18"]),
             ]
+        );
+    }
+
+    #[test]
+    fn a_game_taken_up_from_the_journal_shows_its_number_and_sides() {
+        let snapshot = crate::host::Snapshot {
+            variant: "russian".to_owned(),
+            robot: "white".to_owned(),
+            games_started: 7,
+            moves: vec!["c3-d4".to_owned()],
+            arm_pending: false,
+        };
+        let mind = Mind::new(Settings::default(), 1);
+        let (host, actions) =
+            Host::resume(RobotColor::Alternate, mind, &snapshot, Millis(0)).unwrap();
+        let settings = checkerbot_config::Settings::default();
+        let start = Position::new(Variant::Russian);
+        let mut tracker = Tracker::new(&settings, start, false, None, String::new());
+        for action in actions {
+            if let Action::Log(event) = action {
+                tracker.event(
+                    Millis(0),
+                    &event,
+                    View {
+                        host: &host,
+                        face: None,
+                    },
+                    "",
+                );
+            }
+        }
+        let game = &tracker.state().game;
+        assert_eq!((game.number, game.robot.as_str()), (7, "white"));
+        assert_eq!(game.moves.len(), 1);
+        assert_eq!(
+            (game.moves[0].by, game.moves[0].text.as_str()),
+            ("robot", "c3-d4")
         );
     }
 }
