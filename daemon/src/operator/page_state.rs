@@ -524,7 +524,8 @@ fn recent_moves(host: &crate::host::Host) -> Vec<MoveView> {
     let game = host.game();
     let variant = game.position().variant();
     let positions = game.positions();
-    let first = game.moves().len().saturating_sub(RECENT_MOVES);
+    // From an odd ply on, so the page can show the moves in pairs (first mover on the left).
+    let first = game.moves().len().saturating_sub(RECENT_MOVES) / 2 * 2;
     game.moves()
         .iter()
         .enumerate()
