@@ -6,6 +6,7 @@ mod commands;
 mod doctor;
 mod host;
 mod notify;
+mod operator;
 mod reload;
 mod rng;
 mod robot;

@@ -27,6 +27,7 @@ use tokio_serial::{SerialPortBuilderExt as _, SerialStream};
 use crate::brain::Brain;
 use crate::host::{LogEvent, RobotColor};
 use crate::notify::Notifier;
+use crate::operator::{PageConfig, serve_page};
 use crate::robot::{
     ARM_RECONNECT_PATIENCE, LoopConfig, Observer, PlannedArm, Reconnect, ReopenArm, Robot, ThinkOn,
     View, start_or_resume,
@@ -211,9 +212,18 @@ async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Resu
     robot.keep_state_in(state)?;
     robot.observe(Box::new(JournalLog));
     robot.reload_from(
-        crate::reload::watch_settings(config_file, crate::reload::POLL, true)
+        crate::reload::watch_settings(config_file.clone(), crate::reload::POLL, true)
             .context("listening for SIGHUP")?,
     );
+    if settings.operator.enabled {
+        let page = PageConfig {
+            bind: settings.operator.bind,
+            token: settings.operator.token.clone(),
+            settings_file: config_file,
+        };
+        let address = serve_page(&mut robot, &settings, page).await?;
+        tracing::info!("operator page on http://{address}/");
+    }
 
     let notifier = Rc::new(Notifier::from_env());
     if notifier

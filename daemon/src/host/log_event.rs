@@ -126,6 +126,14 @@ pub enum LogEvent {
         /// `sounds.volume`.
         volume: f32,
     },
+    /// The operator acted from the operator page (the events it causes follow).
+    Operator {
+        /// `new_game`, `pause`, `go_on`, `resign`, `take_back`, `resolve`, `park`,
+        /// `test_voice` or `settings`.
+        action: String,
+        /// What exactly, for people reading the log (empty when the action says it all).
+        detail: String,
+    },
     /// The game ended.
     GameOver {
         /// `1-0`, `0-1` or `1/2-1/2`.

@@ -6,7 +6,7 @@ use engine::{Bitboard, Color, Position, Variant, notation};
 
 use super::{Action, Event, Host, LogEvent, RobotColor, SearchReply, Waiting};
 
-fn host() -> Host {
+pub(super) fn host() -> Host {
     Host::new(
         Variant::Russian,
         RobotColor::Alternate,
@@ -14,7 +14,7 @@ fn host() -> Host {
     )
 }
 
-fn logs(actions: &[Action]) -> Vec<&LogEvent> {
+pub(super) fn logs(actions: &[Action]) -> Vec<&LogEvent> {
     actions
         .iter()
         .filter_map(|a| match a {
@@ -24,13 +24,13 @@ fn logs(actions: &[Action]) -> Vec<&LogEvent> {
         .collect()
 }
 
-fn play(host: &mut Host, text: &str, t: u64) -> Vec<Action> {
+pub(super) fn play(host: &mut Host, text: &str, t: u64) -> Vec<Action> {
     let position = *host.game().position();
     let mv = notation::parse_move(&position, text).unwrap();
     host.handle(Event::Button(outcome(&position, &mv)), Millis(t))
 }
 
-fn started() -> Host {
+pub(super) fn started() -> Host {
     let mut host = host();
     let actions = host.handle(
         Event::Scan(Position::new(Variant::Russian).occupied()),

@@ -3,7 +3,7 @@
 //!
 //! The loop waits in one `select!` for whatever comes first: a button press (answered with a
 //! debounced scan), the search finishing on its worker thread, the arm finishing its task, a
-//! setup poll, the emotion clock, settings reloads, shutdown. Nothing in it blocks: searches run
+//! setup poll, the emotion clock, settings reloads, the operator page's commands, shutdown. Nothing in it blocks: searches run
 //! on the blocking pool (on the loop's own thread only in a fast simulation, see [`ThinkOn`])
 //! and arm moves in their own task, so heartbeats, blinking and presses are served while the
 //! robot thinks or moves. Its clock is tokio's, so a simulation with a paused clock runs a
@@ -13,6 +13,7 @@ mod backoff;
 pub mod face_output;
 mod observer;
 pub mod occupancy_map;
+mod operate;
 mod piece_mover;
 pub mod planned_arm;
 mod startup;
@@ -40,6 +41,7 @@ use crate::state::{Journal, StateDir, utc_date};
 pub use backoff::Backoff;
 use face_output::{FaceChanges, FaceCommands};
 pub use observer::{EventLog, Observer, View};
+pub use operate::{Adjustment, Command, Done, Request};
 pub use piece_mover::PieceMover;
 pub use planned_arm::{ARM_RECONNECT_PATIENCE, PlannedArm, ReopenArm};
 pub use startup::{Startup, start_or_resume};
@@ -54,6 +56,9 @@ pub struct Stage {
     pub waiting: Waiting,
     /// The game's position.
     pub position: Position,
+    /// The board's last stable scan (engine squares): what the sensors saw, which may differ
+    /// from the position while a move is being made or a mistake waits to be fixed.
+    pub scan: Option<engine::Bitboard>,
     /// Bumped on every change.
     pub serial: u64,
 }
@@ -139,6 +144,8 @@ pub struct Robot<B, M> {
     brain: Option<Brain>,
     /// New settings from a reload, when the robot runs with a settings file.
     reloads: Option<mpsc::UnboundedReceiver<checkerbot_config::Settings>>,
+    /// Commands from the operator page, and the settings they change.
+    operator: Option<operate::OperatorLink>,
     /// Settings that arrived while the brain was thinking, for its next move.
     pending_settings: Option<Box<checkerbot_config::Settings>>,
     /// Called on every tick of the loop's clock: proof of life for a watchdog.
@@ -191,6 +198,7 @@ enum Wake<M: PieceMover, E> {
     ArmFinished(Result<ArmDone<M>, JoinError>),
     Press(Result<ButtonId, E>),
     Reload(Box<checkerbot_config::Settings>),
+    Operator(operate::Request),
     SetupPoll,
     Tick,
 }
@@ -238,6 +246,7 @@ where
         let stage = Stage {
             waiting: host.waiting_for(),
             position: *host.game().position(),
+            scan: None,
             serial: 0,
         };
         Robot {
@@ -250,6 +259,7 @@ where
             mover: Some(mover),
             brain: Some(brain),
             reloads: None,
+            operator: None,
             pending_settings: None,
             alive: None,
             voice,
@@ -302,6 +312,9 @@ where
             robot_color,
         );
         self.voice.apply(&settings.sounds);
+        if let Some(link) = &mut self.operator {
+            link.settings = settings.clone();
+        }
         match &mut self.brain {
             Some(brain) => brain.reconfigure(settings),
             None => self.pending_settings = Some(Box::new(settings.clone())),
@@ -380,6 +393,7 @@ where
                 done = join(&mut workers.moving) => Wake::ArmFinished(done),
                 press = self.board.next_press() => Wake::Press(press),
                 Some(settings) = recv(&mut self.reloads) => Wake::Reload(Box::new(settings)),
+                Some(request) = operate::next_request(&mut self.operator) => Wake::Operator(request),
                 _ = setup_poll.tick(), if waiting == Waiting::Setup => Wake::SetupPoll,
                 _ = ticker.tick() => Wake::Tick,
             };
@@ -451,6 +465,10 @@ where
             }
             Wake::Reload(settings) => {
                 self.apply_settings(&settings)?;
+                None
+            }
+            Wake::Operator(request) => {
+                self.operate(request, workers).await?;
                 None
             }
             Wake::SetupPoll => self.scan().await?.map(Event::Scan),
@@ -597,7 +615,13 @@ where
         match stable_scan(&mut self.board, self.config.debounce).await {
             Ok(scan) => {
                 let geometry = self.host.game().position().variant().geometry();
-                Ok(Some(occupancy_map::to_bitboard(geometry, &scan)))
+                let squares = occupancy_map::to_bitboard(geometry, &scan);
+                // Shown with the next change of stage, without waking its watchers now.
+                self.stage.send_if_modified(|stage| {
+                    stage.scan = Some(squares);
+                    false
+                });
+                Ok(Some(squares))
             }
             Err(DebounceError::Flickering(squares)) => {
                 let variant = self.host.game().position().variant();

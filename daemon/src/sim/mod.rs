@@ -37,6 +37,7 @@ use tokio::sync::{broadcast, mpsc};
 
 use crate::brain::Brain;
 use crate::host::RobotColor;
+use crate::operator::{PageConfig, serve_page};
 use crate::rng::SplitMix;
 use crate::robot::{
     EventLog, LoopConfig, Reconnect, Robot, Stats, ThinkOn, occupancy_map, start_or_resume,
@@ -52,7 +53,7 @@ pub struct Args {
     /// Who plays against the robot: engine, random, stdin or script:PATH.
     #[arg(long, default_value = "engine")]
     visitor: VisitorKind,
-    /// Games to play.
+    /// Games to play; 0 plays on until stopped (Ctrl-C), for watching on the operator page.
     #[arg(long, default_value_t = 1)]
     games: u32,
     /// Seed for every random choice; the same seed replays the same run.
@@ -93,6 +94,10 @@ pub struct Args {
     /// Longest game in plies before the simulation calls it a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
+    /// Serve the operator page on this address (such as 127.0.0.1:8080; port 0 picks a free
+    /// one); control actions need `operator.token` from the settings when one is set.
+    #[arg(long, value_name = "ADDR")]
+    operator: Option<std::net::SocketAddr>,
 }
 
 fn robot_color(text: &str) -> Result<RobotColor, String> {
@@ -360,7 +365,8 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
     } else {
         ThinkOn::Worker
     };
-    let config = LoopConfig::from_settings(&settings, Some(args.games), args.max_plies, think_on);
+    let games = (args.games > 0).then_some(args.games);
+    let config = LoopConfig::from_settings(&settings, games, args.max_plies, think_on);
     let brain = Brain::new(&settings, rng.next_u64());
     let plays = brain.describe();
     let mut robot = Robot::new(config, startup, device, reconnect, arm, brain, voice);
@@ -386,6 +392,15 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
             ))
         };
         robot.observe(Box::new(EventLog::new(out)));
+    }
+    if let Some(bind) = args.operator {
+        let page = PageConfig {
+            bind,
+            token: settings.operator.token.clone(),
+            settings_file: args.config.clone(),
+        };
+        let address = serve_page(&mut robot, &settings, page).await?;
+        eprintln!("operator page on http://{address}/");
     }
 
     let (shutdown, shutdown_rx) = broadcast::channel(1);
