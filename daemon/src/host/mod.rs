@@ -557,14 +557,19 @@ impl Host {
             game.play(&mv)
                 .map_err(|e| anyhow::anyhow!("move {} ({text}): {e:?}", ply + 1))?;
         }
-        anyhow::ensure!(game.outcome().is_none(), "the game is already over");
+        let last_by_robot = game.position().turn() != robot && !game.moves().is_empty();
+        // A game the robot's own move ended is not over until the arm has made that move and
+        // the board shows it: resume it like any interrupted arm move, then it is archived.
+        anyhow::ensure!(
+            game.outcome().is_none() || (snapshot.arm_pending && last_by_robot),
+            "the game is already over"
+        );
         let mut host = Host::new(variant, robot_color, mind);
         host.robot = robot;
         host.games_started = snapshot.games_started;
         let mut out = vec![Action::Log(LogEvent::Resumed {
             plies: game.moves().len(),
         })];
-        let last_by_robot = game.position().turn() != robot && !game.moves().is_empty();
         if snapshot.arm_pending && last_by_robot {
             let mv = *game.moves().last().expect("checked non-empty");
             let positions = game.positions();

@@ -281,3 +281,38 @@ fn reloaded_settings_change_the_variant_only_for_the_next_game() {
         LogEvent::GameStarted { variant, robot, .. } if variant == "brazilian" && robot == "white"
     )));
 }
+
+#[test]
+fn a_game_the_robots_last_move_ended_resumes_until_the_arm_made_it() {
+    // Journaled by a soak run killed while the visitor put right the robot's winning capture
+    // (a failed pick): the rules say the game is over, the board does not show it yet.
+    let journal: serde_json::Value =
+        serde_json::from_str(include_str!("testdata/finished-by-the-robot.json")).unwrap();
+    let snapshot: super::Snapshot = serde_json::from_value(journal["snapshot"].clone()).unwrap();
+    let (mut host, actions) = resume(&snapshot);
+    assert!(host.game().outcome().is_some());
+    assert!(matches!(actions.last(), Some(Action::VerifyBoard)));
+    assert_eq!(host.waiting_for(), Waiting::Robot);
+
+    let positions = host.game().positions();
+    let (before, after) = (
+        positions[positions.len() - 2],
+        positions[positions.len() - 1],
+    );
+    let actions = host.handle(Event::ArmDone(after.occupied()), Millis(10));
+    let over = logs(&actions)
+        .into_iter()
+        .find(|e| matches!(e, LogEvent::GameOver { .. }));
+    assert!(
+        matches!(over, Some(LogEvent::GameOver { result, .. }) if result == "0-1"),
+        "{actions:?}"
+    );
+    assert!(
+        actions
+            .iter()
+            .any(|a| matches!(a, Action::GameFinished(record) if record.result == "0-1")),
+        "the game is archived"
+    );
+    assert_eq!(host.snapshot(), None, "and leaves the journal");
+    assert_ne!(before.occupied(), after.occupied());
+}

@@ -492,7 +492,11 @@ where
             actions.extend(self.host.abandon("ply limit", now));
         }
         self.dispatch(actions, workers).await?;
-        if !is_tick {
+        if is_tick {
+            // Watchers are not woken for the clock, but what a tick changed (a fault counted
+            // while the robot only waited) is saved now, not at the next move.
+            self.save()?;
+        } else {
             self.publish()?;
         }
         Ok(())
