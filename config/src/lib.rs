@@ -13,7 +13,7 @@ mod validate;
 
 pub use load::{ENV_PREFIX, LoadError, load, load_with_env, parse};
 pub use sections::{
-    ArmKind, DeviceSettings, GameSettings, PathSettings, PlaySettings, RobotSide, SensorSettings,
-    Settings,
+    ArmKind, DeviceSettings, GameSettings, OperatorSettings, PathSettings, PlaySettings, RobotSide,
+    SensorSettings, Settings,
 };
 pub use validate::Problem;

@@ -1,5 +1,6 @@
 //! The sections of the settings file.
 
+use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 
 use engine::Variant;
@@ -23,6 +24,8 @@ pub struct Settings {
     pub sensor: SensorSettings,
     /// Where state is kept.
     pub paths: PathSettings,
+    /// The operator web page.
+    pub operator: OperatorSettings,
 }
 
 /// Which game and which side.
@@ -215,5 +218,30 @@ impl PathSettings {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .parent()
             .map_or_else(PathBuf::new, |root| root.join("target").join("onnxruntime"))
+    }
+}
+
+/// The operator web page served by `checkerbot run`: off unless enabled, on localhost unless
+/// bound elsewhere, and a token before anyone on the network may steer the robot.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct OperatorSettings {
+    /// Serve the page.
+    pub enabled: bool,
+    /// Address and port to listen on.
+    pub bind: SocketAddr,
+    /// The secret control actions need (`Authorization: Bearer <token>`). Unset: control
+    /// actions are open, which is allowed on a loopback address only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<String>,
+}
+
+impl Default for OperatorSettings {
+    fn default() -> OperatorSettings {
+        OperatorSettings {
+            enabled: false,
+            bind: SocketAddr::from((Ipv4Addr::LOCALHOST, 8080)),
+            token: None,
+        }
     }
 }

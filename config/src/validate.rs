@@ -4,6 +4,9 @@ use std::fmt;
 
 use crate::sections::Settings;
 
+/// The shortest token accepted for the operator page's control actions.
+pub const MIN_TOKEN_LEN: usize = 8;
+
 /// One setting that is out of range.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
@@ -95,6 +98,26 @@ impl Settings {
                 ),
             );
         }
+        if let Some(token) = &self.operator.token {
+            check(
+                token.trim().len() >= MIN_TOKEN_LEN && !token.chars().any(char::is_whitespace),
+                "operator.token",
+                format!(
+                    "must be at least {MIN_TOKEN_LEN} characters without spaces (the page sends \
+                     it as `Authorization: Bearer <token>`); choose a longer one or leave the \
+                     key out"
+                ),
+            );
+        }
+        let bind = self.operator.bind;
+        check(
+            !self.operator.enabled || bind.ip().is_loopback() || self.operator.token.is_some(),
+            "operator.token",
+            format!(
+                "is required when operator.bind ({bind}) is not a loopback address, or anyone on \
+                 the network could steer the robot; set a token or bind to 127.0.0.1"
+            ),
+        );
         if let Err(err) = self.emotions.validate() {
             check(false, "emotions", err.to_string());
         }

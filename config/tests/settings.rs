@@ -189,3 +189,43 @@ fn settings_text_reads_like_a_file_and_names_what_is_wrong() {
     let range = checkerbot_config::parse("[play]\nlevel = 9\n").unwrap_err();
     assert!(range.to_string().contains("play.level"), "{range}");
 }
+
+#[test]
+fn the_operator_page_needs_a_token_off_localhost() {
+    let path = write(
+        "lan.toml",
+        "[operator]\nenabled = true\nbind = \"0.0.0.0:8080\"\n",
+    );
+    match load_with_env(Some(&path), HashMap::new()) {
+        Err(LoadError::Invalid { problems }) => {
+            assert_eq!(problems.len(), 1, "{problems:?}");
+            assert_eq!(problems[0].key, "operator.token");
+            assert!(problems[0].message.contains("0.0.0.0:8080"), "{problems:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+
+    let path = write(
+        "lan-token.toml",
+        "[operator]\nenabled = true\nbind = \"0.0.0.0:8080\"\ntoken = \"correct-horse\"\n",
+    );
+    let settings = load_with_env(Some(&path), HashMap::new()).unwrap();
+    assert_eq!(settings.operator.token.as_deref(), Some("correct-horse"));
+
+    // Localhost needs none; a short token is refused anyway; a bad address names the key.
+    let path = write("local.toml", "[operator]\nenabled = true\n");
+    assert!(load_with_env(Some(&path), HashMap::new()).is_ok());
+    let path = write("short.toml", "[operator]\ntoken = \"abc\"\n");
+    let text = load_with_env(Some(&path), HashMap::new())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.contains("operator.token") && text.contains("at least 8"),
+        "{text}"
+    );
+    let path = write("addr.toml", "[operator]\nbind = \"robot:80\"\n");
+    let text = load_with_env(Some(&path), HashMap::new())
+        .unwrap_err()
+        .to_string();
+    assert!(text.contains("bind"), "{text}");
+}

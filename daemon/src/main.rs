@@ -1,9 +1,12 @@
 //! `checkerbot`: the draughts robot's daemon and its command-line tools.
 
 mod brain;
+mod calibrate;
 mod commands;
+mod doctor;
 mod host;
 mod notify;
+mod operator;
 mod reload;
 mod rng;
 mod robot;
@@ -40,6 +43,15 @@ enum Command {
     Sim(sim::Args),
     /// Run the robot on its real devices (what systemd starts).
     Run(run::Args),
+    /// Teach the arm where the board, the bin, the spare kings and its rest are (or check a
+    /// calibration file with --check).
+    Calibrate(calibrate::Args),
+    /// Check the settings, state directory, calibration, devices, network, voice and audio,
+    /// and say in plain words what is wrong.
+    Doctor(doctor::Args),
+    /// Serve the simulated board controller and virtual Dobot on pseudo-terminals, so `run`,
+    /// `doctor` and `calibrate` can be tried at a desk (a developer's tool).
+    SimDevices(sim::devices::Args),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +74,9 @@ fn main() -> ExitCode {
         Command::Datagen(args) => commands::datagen::run(&args),
         Command::Sim(args) => sim::run(&args),
         Command::Run(args) => run::run(&args),
+        Command::Calibrate(args) => calibrate::run(&args),
+        Command::Doctor(args) => return doctor::run(&args),
+        Command::SimDevices(args) => sim::devices::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,7 +2,8 @@
 //!
 //! The board controller and the Dobot are opened by path (udev symlinks survive re-plugging),
 //! exclusively, at the configured baud rate. A board link that is lost is reopened with
-//! backoff while the game waits; SIGHUP or a change of the settings file reloads the settings
+//! backoff while the game waits; a lost Dobot is reopened before its next move (the visitor is
+//! asked to make a move the arm could not); SIGHUP or a change of the settings file reloads the settings
 //! (see [`crate::reload`]); SIGTERM or Ctrl-C lets the arm finish its move, parks it and exits,
 //! with the game in the journal for the next start.
 
@@ -26,8 +27,10 @@ use tokio_serial::{SerialPortBuilderExt as _, SerialStream};
 use crate::brain::Brain;
 use crate::host::{LogEvent, RobotColor};
 use crate::notify::Notifier;
+use crate::operator::{PageConfig, serve_page};
 use crate::robot::{
-    LoopConfig, Observer, PlannedArm, Reconnect, Robot, ThinkOn, View, start_or_resume,
+    ARM_RECONNECT_PATIENCE, LoopConfig, Observer, PlannedArm, Reconnect, ReopenArm, Robot, ThinkOn,
+    View, start_or_resume,
 };
 use crate::state::StateDir;
 
@@ -65,14 +68,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 
 /// Opens a serial port exclusively, so a second daemon or a terminal program cannot interleave
 /// bytes with ours.
-fn open_port(path: &Path, baud: u32) -> anyhow::Result<SerialStream> {
+pub(crate) fn open_port(path: &Path, baud: u32) -> anyhow::Result<SerialStream> {
     tokio_serial::new(path.to_string_lossy(), baud)
         .open_native_async()
         .with_context(|| format!("opening the serial port {}", path.display()))
 }
 
 /// Opens the board controller's port and completes the handshake.
-async fn connect_board(path: PathBuf, baud: u32) -> anyhow::Result<ControllerDevice> {
+pub(crate) async fn connect_board(path: PathBuf, baud: u32) -> anyhow::Result<ControllerDevice> {
     let port = open_port(&path, baud)?;
     let connection = connect(port, LinkConfig::default())
         .await
@@ -89,6 +92,17 @@ async fn connect_board(path: PathBuf, baud: u32) -> anyhow::Result<ControllerDev
         }
     });
     Ok(device)
+}
+
+/// Opens the Dobot's port and starts a driver session (which re-reads the arm's queue, so this
+/// is also how a Dobot that was unplugged is taken up again).
+pub(crate) async fn connect_dobot(
+    path: PathBuf,
+    baud: u32,
+) -> anyhow::Result<DobotArm<SerialStream>> {
+    DobotArm::connect(open_port(&path, baud)?, DobotConfig::default())
+        .await
+        .with_context(|| format!("no Dobot answering on {}", path.display()))
 }
 
 /// Reads and checks the arm's calibration.
@@ -119,7 +133,10 @@ impl Observer for SystemdStatus {
                     view.host.game().moves().len()
                 ));
             }
-            LogEvent::Fault { message } => self.0.status(&format!("fault: {message}")),
+            LogEvent::Fault { device, message } => {
+                self.0
+                    .status(&format!("fault ({}): {message}", device.as_str()));
+            }
             _ => {}
         }
         Ok(())
@@ -152,13 +169,11 @@ async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Resu
         );
     }
     let calibration = load_calibration(&settings.paths.state_dir)?;
-    let dobot = DobotArm::connect(
-        open_port(&devices.arm_port, devices.baud)?,
-        DobotConfig::default(),
-    )
-    .await
-    .with_context(|| format!("no Dobot answering on {}", devices.arm_port.display()))?;
-    let arm = PlannedArm::new(dobot, calibration);
+    let dobot = connect_dobot(devices.arm_port.clone(), devices.baud).await?;
+    let (port, baud) = (devices.arm_port.clone(), devices.baud);
+    let reopen: ReopenArm<DobotArm<SerialStream>> =
+        Box::new(move || Box::pin(connect_dobot(port.clone(), baud)));
+    let arm = PlannedArm::new(dobot, calibration).reconnect_with(reopen, ARM_RECONNECT_PATIENCE);
     let board = connect_board(devices.board_port.clone(), devices.baud).await?;
     let (port, baud) = (devices.board_port.clone(), devices.baud);
     let reconnect: Reconnect<ControllerDevice> =
@@ -197,9 +212,18 @@ async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Resu
     robot.keep_state_in(state)?;
     robot.observe(Box::new(JournalLog));
     robot.reload_from(
-        crate::reload::watch_settings(config_file, crate::reload::POLL, true)
+        crate::reload::watch_settings(config_file.clone(), crate::reload::POLL, true)
             .context("listening for SIGHUP")?,
     );
+    if settings.operator.enabled {
+        let page = PageConfig {
+            bind: settings.operator.bind,
+            token: settings.operator.token.clone(),
+            settings_file: config_file,
+        };
+        let address = serve_page(&mut robot, &settings, page).await?;
+        tracing::info!("operator page on http://{address}/");
+    }
 
     let notifier = Rc::new(Notifier::from_env());
     if notifier

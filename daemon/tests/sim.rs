@@ -294,12 +294,202 @@ fn a_simulation_killed_at_any_moment_loses_no_game() {
 
 #[test]
 fn a_link_that_keeps_failing_is_reconnected_and_the_games_still_end() {
-    // --faults 1 damages about one frame in five on the board controller's link, and makes
-    // every pick fail: links give up, the robot reconnects, the visitor fixes the board.
+    // --faults 1 damages about one frame in five on the board controller's link, hangs up the
+    // arm's link every few moves, and makes every pick fail: links give up, the robot
+    // reconnects, the visitor fixes the board.
     let (stdout, log) = run_sim(&["--fast", "--games", "2", "--seed", "8", "--faults", "1"]);
     assert!(stdout.contains("2 games:"), "{stdout}");
     let count = |name| log.iter().filter(|e| kind(e) == name).count();
-    assert!(count("reconnected") > 0, "the link was lost and came back");
+    let reconnected = |device: &str| {
+        log.iter()
+            .filter(|e| kind(e) == "reconnected" && e["device"] == device)
+            .count()
+    };
+    assert!(
+        reconnected("board") > 0,
+        "the board's link was lost and came back"
+    );
+    assert!(
+        reconnected("arm") > 0,
+        "the arm's link was lost and came back"
+    );
+    assert!(
+        log.iter()
+            .filter(|e| kind(e) == "fault")
+            .all(|e| ["board", "arm", "brain"].contains(&e["device"].as_str().unwrap_or(""))),
+        "every fault names its device"
+    );
     assert_eq!(count("game_over"), 2);
     assert!(count("board_mismatch") > 0);
+}
+
+/// Plays `script` as the visitor (White) on the robot's first turn: a mistake and a press,
+/// then whatever puts the board right, then `c3-d4`. The robot must name `reason`, ask for
+/// exactly the squares in `remove` and `place`, and then take `c3-d4` and reply.
+fn check_first_move_mistake(
+    mistake: &str,
+    fix: &str,
+    reason: &str,
+    remove: &[&str],
+    place: &[&str],
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("visitor.txt");
+    let lines: Vec<&str> = mistake
+        .split(';')
+        .chain(["press"])
+        .chain(fix.split(';').filter(|line| !line.is_empty()))
+        .chain(["c3-d4"])
+        .collect();
+    std::fs::write(&script, lines.join("\n")).unwrap();
+    let script_arg = format!("script:{}", script.display());
+    let (_, log) = run_sim(&["--fast", "--robot", "black", "--visitor", &script_arg]);
+    let mistakes: Vec<&Value> = log
+        .iter()
+        .filter(|e| kind(e) == "visitor_mistake")
+        .collect();
+    let first = mistakes
+        .first()
+        .unwrap_or_else(|| panic!("{mistake}: no mistake seen"));
+    let squares = |key: &str| -> Vec<&str> {
+        first[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect()
+    };
+    assert_eq!(
+        (
+            first["reason"].as_str().unwrap(),
+            squares("remove"),
+            squares("place")
+        ),
+        (reason, remove.to_vec(), place.to_vec()),
+        "{mistake}: {first}"
+    );
+    assert!(!first["message"].as_str().unwrap().is_empty());
+    let after: Vec<&str> = log
+        .iter()
+        .skip_while(|e| kind(e) != "visitor_mistake")
+        .filter(|e| ["visitor_move", "robot_move"].contains(&kind(e)))
+        .map(kind)
+        .collect();
+    assert_eq!(
+        after,
+        ["visitor_move", "robot_move"],
+        "{mistake}: the game went on"
+    );
+}
+
+#[test]
+fn each_first_move_mistake_is_named_with_its_fix_and_the_game_goes_on() {
+    // (mistake actions; actions that put the board right; reason; squares to clear; to fill)
+    check_first_move_mistake("lift c3", "place c3", "piece_missing", &[], &["c3"]);
+    check_first_move_mistake("place d4", "lift d4", "extra_piece", &["d4"], &[]);
+    check_first_move_mistake(
+        "move f6 e5",
+        "move e5 f6",
+        "robot_piece_moved",
+        &["e5"],
+        &["f6"],
+    );
+    check_first_move_mistake(
+        "move c3 e5",
+        "move e5 c3",
+        "cannot_go_there",
+        &["e5"],
+        &["c3"],
+    );
+    check_first_move_mistake("move c3 b4;move b4 c3", "", "no_change", &[], &[]);
+    // Two men moved: the nearest legal board is c3-d4 made, so only g3 is to be put back.
+    check_first_move_mistake(
+        "move c3 d4;move g3 h4",
+        "move d4 c3;move h4 g3",
+        "unclear",
+        &["h4"],
+        &["g3"],
+    );
+}
+
+/// The event log's entries so far (the log is flushed after every event).
+fn events_so_far(path: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
+/// How many of the voice lines in `log` are specific to `attitude` (`capture.rival.2`).
+fn lines_of(log: &[Value], attitude: &str) -> usize {
+    log.iter()
+        .filter(|e| kind(e) == "voice")
+        .filter(|e| {
+            e["line"]
+                .as_str()
+                .unwrap()
+                .contains(&format!(".{attitude}."))
+        })
+        .count()
+}
+
+#[test]
+fn a_settings_reload_mid_game_changes_the_attitude_of_the_next_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("checkerbot.toml");
+    let events = dir.path().join("events.jsonl");
+    std::fs::write(&config, "[emotions]\nattitude = \"friendly\"\n").unwrap();
+    // Watched (not --fast): reloads come in real time, as on the robot.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+        .args(["sim", "--robot", "black", "--config"])
+        .arg(&config)
+        .arg("--events")
+        .arg(&events)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let wait_for = |what: &str, done: &dyn Fn(&[Value]) -> bool| {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_mins(2);
+        loop {
+            let log = events_so_far(&events);
+            if done(&log) {
+                return log;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "waited two minutes for {what}; the log: {log:#?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    wait_for("a friendly line", &|log| lines_of(log, "friendly") > 0);
+    std::fs::write(&config, "[emotions]\nattitude = \"rival\"\n").unwrap();
+    let pid = child.id().to_string();
+    let hup = Command::new("kill").args(["-HUP", &pid]).status().unwrap();
+    assert!(hup.success());
+    let log = wait_for("the reload", &|log| {
+        log.iter().any(|e| kind(e) == "settings_reloaded")
+    });
+    let reloaded_at = log
+        .iter()
+        .position(|e| kind(e) == "settings_reloaded")
+        .unwrap();
+    assert_eq!(log[reloaded_at]["attitude"], "rival");
+    let log = wait_for("two rival lines after the reload", &|log| {
+        lines_of(&log[reloaded_at..], "rival") >= 2
+    });
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        lines_of(&log[reloaded_at..], "friendly"),
+        0,
+        "no friendly line after the reload"
+    );
+    assert_eq!(lines_of(&log[..reloaded_at], "rival"), 0, "none before");
+    assert!(
+        !log[..reloaded_at].iter().any(|e| kind(e) == "game_over"),
+        "the reload came mid-game"
+    );
 }

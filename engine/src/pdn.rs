@@ -3,7 +3,7 @@
 //! [`write()`] turns a [`Game`] into one PDN game: the seven-tag roster, `GameType` (and a
 //! `Variant` tag for giveaway, which has no `GameType` number of its own), `FEN` when the game
 //! did not start from the variant's initial position, then numbered movetext wrapped at 80
-//! columns and the result.
+//! columns (captures with `x`, as the standard writes them, in every variant) and the result.
 //!
 //! [`read`] reads every game of a PDN text. The variant comes from the `GameType` tag (its
 //! first field: 20 International, 21 English, 22 Italian, 23 pool, 25 Russian, 26 Brazilian,
@@ -202,6 +202,18 @@ fn push_tag(out: &mut String, name: &str, value: &str) {
 }
 
 /// Appends the numbered moves and the result, wrapped at [`LINE_WIDTH`] columns.
+/// A move as PDN writes it: the variant's squares, every landing square of a capture, and `x`
+/// between the squares of a capture as the PDN standard has it. Russian texts usually write
+/// `:`, which this reader takes but other readers (pydraughts among them) do not.
+fn pdn_move_text(variant: Variant, mv: &crate::Move) -> String {
+    let text = notation::move_text(variant, mv);
+    if mv.is_capture() {
+        text.replace(':', "x")
+    } else {
+        text
+    }
+}
+
 fn write_movetext(out: &mut String, game: &Game, result: &str) {
     let variant = game.variant();
     let first = variant.rules().first;
@@ -209,7 +221,7 @@ fn write_movetext(out: &mut String, game: &Game, result: &str) {
     let mut number = 1;
     let mut turn = game.start().turn();
     for (i, mv) in game.moves().iter().enumerate() {
-        let text = notation::move_text(variant, mv);
+        let text = pdn_move_text(variant, mv);
         if turn == first {
             units.push(format!("{number}. {text}"));
         } else if i == 0 {

@@ -205,7 +205,7 @@ fn writes_results_variant_tag_and_second_player_first() {
     play(&mut game, &["c3:e5"]);
     let text = pdn::write(&game, &[]);
     assert!(
-        text.contains("[Result \"1-0\"]") && text.ends_with("1. c3:e5 1-0\n\n"),
+        text.contains("[Result \"1-0\"]") && text.ends_with("1. c3xe5 1-0\n\n"),
         "{text}"
     );
 

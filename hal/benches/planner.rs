@@ -1,7 +1,9 @@
 //! Arm travel time per game, optimised errand order against the capture path order.
 //!
-//! Plays 100 seeded random games of Russian draughts; the robot plays Black on the example
-//! calibration (`hal/data/calibration.example.toml`) with four spare kings per game. Every
+//! Plays 100 seeded games of Russian draughts as a robot meets them: six random plies for
+//! variety, then both sides play alpha-beta to depth 4 (a visitor who sees a few moves ahead,
+//! so captures come as in real games, not in random chaos); the robot plays Black on the
+//! example calibration (`hal/data/calibration.example.toml`) with four spare kings per game. Every
 //! robot move is planned both ways; the estimated durations are summed per game and the mean
 //! saving printed, with the planner's own run time. Run with
 //! `cargo bench -p hal --bench planner`.
@@ -11,6 +13,9 @@ use std::time::{Duration, Instant};
 #[path = "../tests/planner_rig/mod.rs"]
 mod planner_rig;
 
+use std::sync::atomic::AtomicBool;
+
+use engine::search::{Limits, Searcher};
 use engine::{Color, Position, Variant};
 use hal::arm::{Calibration, CaptureOrder, KingReserve, plan_move};
 use rand_core::{Rng, SeedableRng};
@@ -21,6 +26,10 @@ use planner_rig::robot_move;
 const GAMES: u64 = 100;
 const MOVE_CAP: usize = 300;
 const SPARE_KINGS: usize = 4;
+/// Random plies at the start of each game.
+const OPENING_PLIES: usize = 6;
+/// How deep both players search after the opening.
+const DEPTH: u32 = 4;
 
 #[derive(Default)]
 struct Totals {
@@ -37,6 +46,40 @@ struct Totals {
     plans: u32,
 }
 
+/// The move played at `ply`: random in the opening, alpha-beta's at [`DEPTH`] after it.
+/// `history` keeps the positions since the last capture or man move, for repetitions.
+fn choose(
+    ply: usize,
+    rng: &mut Xoshiro256PlusPlus,
+    searcher: &mut Searcher,
+    position: &Position,
+    history: &mut Vec<Position>,
+) -> engine::Move {
+    let moves = position.legal_moves();
+    let mv = if ply < OPENING_PLIES {
+        moves[(rng.next_u64() % moves.len() as u64) as usize]
+    } else {
+        let limits = Limits {
+            depth: DEPTH,
+            ..Limits::default()
+        };
+        let found = searcher.search(position, history, limits, &AtomicBool::new(false));
+        found
+            .best
+            .expect("a position with legal moves has a best move")
+    };
+    let resets = mv.is_capture()
+        || position
+            .piece_at(mv.from())
+            .is_some_and(|piece| piece.role == engine::Role::Man);
+    if resets {
+        history.clear();
+    } else {
+        history.push(*position);
+    }
+    mv
+}
+
 fn main() {
     let text = include_str!("../data/calibration.example.toml");
     let calibration = Calibration::from_toml(text).expect("the example calibration is valid");
@@ -48,12 +91,13 @@ fn main() {
         let mut position = Position::new(Variant::Russian);
         let mut reserve = KingReserve::full(SPARE_KINGS);
         let (mut game_optimised, mut game_naive) = (0.0, 0.0);
-        for _ in 0..MOVE_CAP {
-            let moves = position.legal_moves();
-            if moves.is_empty() {
+        let mut searcher = Searcher::new(16);
+        let mut history = Vec::new();
+        for ply in 0..MOVE_CAP {
+            if position.legal_moves().is_empty() {
                 break;
             }
-            let mv = moves[(rng.next_u64() % moves.len() as u64) as usize];
+            let mv = choose(ply, &mut rng, &mut searcher, &position, &mut history);
             if position.turn() == Color::Black {
                 let arm_move = robot_move(&position, &mv);
                 let started = Instant::now();
@@ -94,7 +138,8 @@ fn main() {
         .fold(f64::INFINITY, f64::min);
     let best_game = per_game_savings.iter().copied().fold(0.0, f64::max);
     println!(
-        "arm plan benchmark: {GAMES} random Russian games, robot plays Black, example calibration"
+        "arm plan benchmark: {GAMES} Russian games (alpha-beta depth {DEPTH} after \
+         {OPENING_PLIES} random plies), robot plays Black, example calibration"
     );
     println!(
         "  robot moves {} ({:.1} per game), captured pieces {}, crownings {}",

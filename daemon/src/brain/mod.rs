@@ -202,12 +202,14 @@ impl Brain {
     }
 
     /// Whether the network plays (false: alpha-beta).
-    #[allow(
-        dead_code,
-        reason = "for the game loop and `checkerbot doctor`; tests use it"
-    )]
     pub fn uses_network(&self) -> bool {
         matches!(self.player, Player::Network { .. })
+    }
+
+    /// Whether the level asks for a network (false: alpha-beta by design, as at level 5), so
+    /// `checkerbot doctor` can tell a fallback from the plan.
+    pub fn wants_network(&self) -> bool {
+        self.source.model.is_some()
     }
 
     fn alpha_beta(

@@ -2,6 +2,30 @@
 
 use serde::Serialize;
 
+/// What a fault or a reconnection concerns, so counters and the operator can tell a loose USB
+/// cable on the arm from a flickering sensor on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Device {
+    /// The board controller: Hall sensors, button, face, and its link.
+    Board,
+    /// The arm and its link.
+    Arm,
+    /// The robot's own player (a search that failed).
+    Brain,
+}
+
+impl Device {
+    /// The name used in the event log and the counters.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Device::Board => "board",
+            Device::Arm => "arm",
+            Device::Brain => "brain",
+        }
+    }
+}
+
 /// One entry of the event log; the writer adds `t`, milliseconds since start.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -37,6 +61,9 @@ pub enum LogEvent {
         /// Moves already played.
         plies: usize,
     },
+    /// The visitor pressed the button, and the robot reads the board (the start of the
+    /// robot's response time).
+    ButtonPressed,
     /// The robot's search started.
     RobotThinking,
     /// The robot chose its move.
@@ -76,11 +103,15 @@ pub enum LogEvent {
     },
     /// A device or link problem.
     Fault {
+        /// Where it happened.
+        device: Device,
         /// What happened.
         message: String,
     },
-    /// The board controller's link is back after it was lost.
+    /// A device's link is back after it was lost.
     Reconnected {
+        /// Which link.
+        device: Device,
         /// Attempts it took.
         attempts: u32,
     },
@@ -94,6 +125,14 @@ pub enum LogEvent {
         language: String,
         /// `sounds.volume`.
         volume: f32,
+    },
+    /// The operator acted from the operator page (the events it causes follow).
+    Operator {
+        /// `new_game`, `pause`, `go_on`, `resign`, `take_back`, `resolve`, `park`,
+        /// `test_voice` or `settings`.
+        action: String,
+        /// What exactly, for people reading the log (empty when the action says it all).
+        detail: String,
     },
     /// The game ended.
     GameOver {

@@ -6,12 +6,16 @@
 //! play whole games, mistakes and faults included, with a fake clock.
 
 mod log_event;
+mod operator;
+#[cfg(test)]
+mod operator_tests;
 mod record;
 mod snapshot;
 #[cfg(test)]
 mod tests;
 
-pub use log_event::LogEvent;
+pub use log_event::{Device, LogEvent};
+pub use operator::Refused;
 pub use record::GameRecord;
 pub use snapshot::Snapshot;
 
@@ -57,6 +61,8 @@ pub enum Waiting {
     BoardFix(Bitboard),
     /// Its own search or arm.
     Robot,
+    /// Nothing: the operator paused the game (presses are ignored until it goes on).
+    Paused,
 }
 
 /// What a search returned.
@@ -121,6 +127,9 @@ enum State {
     FixingBoard { before: Position, mv: Move },
     /// Restarted while the arm may have been making `mv`: the next scan says whether it did.
     Resuming { before: Position, mv: Move },
+    /// The operator changed the game (took a move back, chose between ambiguous moves): waiting
+    /// until the board shows `target`, then whoever is to move goes on.
+    Rearranging { target: Bitboard },
 }
 
 /// What the last search expected to happen next.
@@ -146,6 +155,12 @@ pub struct Host {
     logged_expression: Option<emotions::Expression>,
     /// A variant and robot colour from a settings reload, for the next game.
     next_game: Option<(Variant, RobotColor)>,
+    /// The operator paused the game.
+    paused: bool,
+    /// A search reply that came while paused, played when the game goes on.
+    held_reply: Option<SearchReply>,
+    /// The moves that fit the visitor's last press equally, for the operator to choose from.
+    ambiguous: Vec<Move>,
 }
 
 impl Host {
@@ -163,6 +178,9 @@ impl Host {
             last_face: None,
             logged_expression: None,
             next_game: None,
+            paused: false,
+            held_reply: None,
+            ambiguous: Vec::new(),
         }
     }
 
@@ -188,6 +206,18 @@ impl Host {
         }
     }
 
+    /// A host in a game from `position` at the visitor's turn, the robot playing `robot`: for
+    /// tests of positions no opening reaches quickly.
+    #[cfg(test)]
+    pub(crate) fn at_visitors_turn(position: Position, robot: Color, mind: Mind) -> Host {
+        let mut host = Host::new(position.variant(), RobotColor::Fixed(robot), mind);
+        host.game = Game::from_position(position);
+        host.robot = robot;
+        host.games_started = 1;
+        host.state = State::VisitorTurn;
+        host
+    }
+
     /// The game in progress (or the last one).
     pub fn game(&self) -> &Game {
         &self.game
@@ -200,12 +230,16 @@ impl Host {
 
     /// What the host waits for from the people at the board.
     pub fn waiting_for(&self) -> Waiting {
+        if self.paused {
+            return Waiting::Paused;
+        }
         match self.state {
             State::WaitingForSetup => Waiting::Setup,
             State::VisitorTurn => Waiting::VisitorMove,
             State::FixingBoard { before, mv } => {
                 Waiting::BoardFix(recognition::outcome(&before, &mv))
             }
+            State::Rearranging { target } => Waiting::BoardFix(target),
             State::RobotThinking | State::RobotMoving { .. } | State::Resuming { .. } => {
                 Waiting::Robot
             }
@@ -215,6 +249,19 @@ impl Host {
     /// Handles one event.
     pub fn handle(&mut self, event: Event, now: Millis) -> Vec<Action> {
         let mut out = Vec::new();
+        if self.paused {
+            match event {
+                // The arm's move is made either way; the board is checked as usual.
+                Event::Tick | Event::ArmDone(_) => {}
+                Event::SearchDone(reply) => {
+                    if self.state == State::RobotThinking {
+                        self.held_reply = Some(reply);
+                    }
+                    return out;
+                }
+                Event::Scan(_) | Event::Button(_) => return out,
+            }
+        }
         match (&self.state, event) {
             (_, Event::Tick) => self.feel(Input::Tick, now, &mut out),
             (State::WaitingForSetup, Event::Scan(scan) | Event::Button(scan)) => {
@@ -224,7 +271,14 @@ impl Host {
                 }
             }
             (State::VisitorTurn, Event::Button(scan)) => self.visitor_pressed(scan, now, &mut out),
-            (State::VisitorTurn | State::FixingBoard { .. }, Event::Scan(_)) => {
+            (State::Rearranging { target }, Event::Button(scan)) => {
+                let target = *target;
+                self.rearranged(target, scan, now, &mut out);
+            }
+            (
+                State::VisitorTurn | State::FixingBoard { .. } | State::Rearranging { .. },
+                Event::Scan(_),
+            ) => {
                 self.feel(Input::VisitorActivity, now, &mut out);
             }
             (State::RobotThinking, Event::SearchDone(reply)) => {
@@ -279,6 +333,10 @@ impl Host {
         let position = *self.game.position();
         let recognition = recognition::recognize(&position, scan);
         let message = recognition.describe(self.variant);
+        self.ambiguous = match &recognition {
+            Recognition::Ambiguous(moves) => moves.clone(),
+            _ => Vec::new(),
+        };
         let empty = Bitboard::EMPTY;
         // Everything but a clean move is refused with a reason and the squares to fix.
         let (kind, reason, remove, place) = match recognition {
@@ -344,6 +402,7 @@ impl Host {
         let before = *self.game.position();
         if !before.is_legal(&reply.mv) {
             out.push(Action::Log(LogEvent::Fault {
+                device: Device::Brain,
                 message: "the search returned an illegal move; searching again".to_owned(),
             }));
             self.think(now, out);
@@ -415,16 +474,31 @@ impl Host {
         if self.state == State::WaitingForSetup {
             return out;
         }
-        out.push(Action::GameFinished(self.record("*")));
+        self.end_game("*", reason, emotions::Outcome::Draw, now, &mut out);
+        out
+    }
+
+    /// Archives the game with `result`, logs its end, shows the feeling and waits for setup.
+    fn end_game(
+        &mut self,
+        result: &str,
+        reason: &str,
+        feeling: emotions::Outcome,
+        now: Millis,
+        out: &mut Vec<Action>,
+    ) {
+        out.push(Action::GameFinished(self.record(result)));
         out.push(Action::Log(LogEvent::GameOver {
-            result: "*".to_owned(),
+            result: result.to_owned(),
             reason: reason.to_owned(),
             pdn: None,
         }));
-        self.feel(Input::GameOver(emotions::Outcome::Draw), now, &mut out);
+        self.feel(Input::GameOver(feeling), now, out);
         self.state = State::WaitingForSetup;
+        self.paused = false;
+        self.held_reply = None;
+        self.ambiguous.clear();
         self.begin_next_game_settings();
-        out
     }
 
     /// The game so far, for the archive.
@@ -441,7 +515,7 @@ impl Host {
     pub fn snapshot(&self) -> Option<Snapshot> {
         let arm_pending = match self.state {
             State::WaitingForSetup => return None,
-            State::VisitorTurn | State::RobotThinking => false,
+            State::VisitorTurn | State::RobotThinking | State::Rearranging { .. } => false,
             State::RobotMoving { .. } | State::FixingBoard { .. } | State::Resuming { .. } => true,
         };
         Some(Snapshot {
@@ -483,14 +557,19 @@ impl Host {
             game.play(&mv)
                 .map_err(|e| anyhow::anyhow!("move {} ({text}): {e:?}", ply + 1))?;
         }
-        anyhow::ensure!(game.outcome().is_none(), "the game is already over");
+        let last_by_robot = game.position().turn() != robot && !game.moves().is_empty();
+        // A game the robot's own move ended is not over until the arm has made that move and
+        // the board shows it: resume it like any interrupted arm move, then it is archived.
+        anyhow::ensure!(
+            game.outcome().is_none() || (snapshot.arm_pending && last_by_robot),
+            "the game is already over"
+        );
         let mut host = Host::new(variant, robot_color, mind);
         host.robot = robot;
         host.games_started = snapshot.games_started;
         let mut out = vec![Action::Log(LogEvent::Resumed {
             plies: game.moves().len(),
         })];
-        let last_by_robot = game.position().turn() != robot && !game.moves().is_empty();
         if snapshot.arm_pending && last_by_robot {
             let mv = *game.moves().last().expect("checked non-empty");
             let positions = game.positions();
@@ -527,15 +606,7 @@ impl Host {
             GameResult::Win(color) => (result_token(color), emotions::Outcome::Loss),
             GameResult::Draw => ("1/2-1/2", emotions::Outcome::Draw),
         };
-        out.push(Action::GameFinished(self.record(result)));
-        out.push(Action::Log(LogEvent::GameOver {
-            result: result.to_owned(),
-            reason: outcome.reason.to_string(),
-            pdn: None,
-        }));
-        self.feel(Input::GameOver(feeling), now, out);
-        self.state = State::WaitingForSetup;
-        self.begin_next_game_settings();
+        self.end_game(result, &outcome.reason.to_string(), feeling, now, out);
         true
     }
 
@@ -576,6 +647,7 @@ impl Host {
     }
 }
 
+/// The PDN result token for a win by `winner`.
 fn result_token(winner: Color) -> &'static str {
     match winner {
         Color::White => "1-0",

@@ -3,17 +3,19 @@
 //!
 //! The loop waits in one `select!` for whatever comes first: a button press (answered with a
 //! debounced scan), the search finishing on its worker thread, the arm finishing its task, a
-//! setup poll, the emotion clock, settings reloads, shutdown. Nothing in it blocks: searches run
+//! setup poll, the emotion clock, settings reloads, the operator page's commands, shutdown. Nothing in it blocks: searches run
 //! on the blocking pool (on the loop's own thread only in a fast simulation, see [`ThinkOn`])
 //! and arm moves in their own task, so heartbeats, blinking and presses are served while the
 //! robot thinks or moves. Its clock is tokio's, so a simulation with a paused clock runs a
 //! whole game in virtual time and replays exactly.
 
+mod backoff;
 pub mod face_output;
 mod observer;
 pub mod occupancy_map;
+mod operate;
 mod piece_mover;
-mod planned_arm;
+pub mod planned_arm;
 mod startup;
 mod stats;
 mod thinking;
@@ -34,12 +36,14 @@ use tokio::task::{JoinError, JoinHandle};
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::brain::Brain;
-use crate::host::{Action, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
+use crate::host::{Action, Device, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
 use crate::state::{Journal, StateDir, utc_date};
+pub use backoff::Backoff;
 use face_output::{FaceChanges, FaceCommands};
 pub use observer::{EventLog, Observer, View};
+pub use operate::{Adjustment, Command, Done, Request};
 pub use piece_mover::PieceMover;
-pub use planned_arm::PlannedArm;
+pub use planned_arm::{ARM_RECONNECT_PATIENCE, PlannedArm, ReopenArm};
 pub use startup::{Startup, start_or_resume};
 pub use stats::Stats;
 pub use thinking::ThinkOn;
@@ -52,6 +56,9 @@ pub struct Stage {
     pub waiting: Waiting,
     /// The game's position.
     pub position: Position,
+    /// The board's last stable scan (engine squares): what the sensors saw, which may differ
+    /// from the position while a move is being made or a mistake waits to be fixed.
+    pub scan: Option<engine::Bitboard>,
     /// Bumped on every change.
     pub serial: u64,
 }
@@ -116,11 +123,6 @@ impl LoopConfig {
 /// reset, a run of damaged frames the protocol gave up on).
 pub type Reconnect<B> = Box<dyn FnMut() -> Pin<Box<dyn Future<Output = anyhow::Result<B>>>>>;
 
-/// The first wait between reconnection attempts; it doubles up to [`RECONNECT_MAX`].
-const RECONNECT_FIRST: Duration = Duration::from_millis(100);
-/// The longest wait between reconnection attempts.
-const RECONNECT_MAX: Duration = Duration::from_secs(5);
-
 /// Where the robot keeps its state, and what it last wrote there.
 struct Persistence {
     dir: StateDir,
@@ -142,6 +144,8 @@ pub struct Robot<B, M> {
     brain: Option<Brain>,
     /// New settings from a reload, when the robot runs with a settings file.
     reloads: Option<mpsc::UnboundedReceiver<checkerbot_config::Settings>>,
+    /// Commands from the operator page, and the settings they change.
+    operator: Option<operate::OperatorLink>,
     /// Settings that arrived while the brain was thinking, for its next move.
     pending_settings: Option<Box<checkerbot_config::Settings>>,
     /// Called on every tick of the loop's clock: proof of life for a watchdog.
@@ -194,6 +198,7 @@ enum Wake<M: PieceMover, E> {
     ArmFinished(Result<ArmDone<M>, JoinError>),
     Press(Result<ButtonId, E>),
     Reload(Box<checkerbot_config::Settings>),
+    Operator(operate::Request),
     SetupPoll,
     Tick,
 }
@@ -241,6 +246,7 @@ where
         let stage = Stage {
             waiting: host.waiting_for(),
             position: *host.game().position(),
+            scan: None,
             serial: 0,
         };
         Robot {
@@ -253,6 +259,7 @@ where
             mover: Some(mover),
             brain: Some(brain),
             reloads: None,
+            operator: None,
             pending_settings: None,
             alive: None,
             voice,
@@ -305,6 +312,9 @@ where
             robot_color,
         );
         self.voice.apply(&settings.sounds);
+        if let Some(link) = &mut self.operator {
+            link.settings = settings.clone();
+        }
         match &mut self.brain {
             Some(brain) => brain.reconfigure(settings),
             None => self.pending_settings = Some(Box::new(settings.clone())),
@@ -383,6 +393,7 @@ where
                 done = join(&mut workers.moving) => Wake::ArmFinished(done),
                 press = self.board.next_press() => Wake::Press(press),
                 Some(settings) = recv(&mut self.reloads) => Wake::Reload(Box::new(settings)),
+                Some(request) = operate::next_request(&mut self.operator) => Wake::Operator(request),
                 _ = setup_poll.tick(), if waiting == Waiting::Setup => Wake::SetupPoll,
                 _ = ticker.tick() => Wake::Tick,
             };
@@ -413,16 +424,26 @@ where
                 }
                 self.brain = Some(brain);
                 if reply.is_none() {
-                    self.fault("the search found no move in a game that goes on")?;
+                    self.fault(
+                        Device::Brain,
+                        "the search found no move in a game that goes on",
+                    )?;
                 }
                 reply.map(Event::SearchDone)
             }
             Wake::ArmFinished(done) => {
                 workers.moving = None;
-                let (mover, result) = done.context("the arm task failed")?;
+                let (mut mover, result) = done.context("the arm task failed")?;
+                // The arm's link came back during this move, before the move's own outcome.
+                if let Some(attempts) = mover.take_reconnection() {
+                    self.log(&LogEvent::Reconnected {
+                        device: Device::Arm,
+                        attempts,
+                    })?;
+                }
                 self.mover = Some(mover);
                 if let Err(err) = result {
-                    self.fault(&format!("arm: {err}"))?;
+                    self.fault(Device::Arm, &err.to_string())?;
                 }
                 let scan = self.scan().await?;
                 self.arm_scan_pending = scan.is_none() && self.link_lost;
@@ -434,6 +455,7 @@ where
                     Waiting::VisitorMove | Waiting::BoardFix(_) | Waiting::Setup
                 ) =>
             {
+                self.log(&LogEvent::ButtonPressed)?;
                 self.scan().await?.map(Event::Button)
             }
             Wake::Shutdown | Wake::Press(Ok(_)) => None,
@@ -443,6 +465,10 @@ where
             }
             Wake::Reload(settings) => {
                 self.apply_settings(&settings)?;
+                None
+            }
+            Wake::Operator(request) => {
+                self.operate(request, workers).await?;
                 None
             }
             Wake::SetupPoll => self.scan().await?.map(Event::Scan),
@@ -466,7 +492,11 @@ where
             actions.extend(self.host.abandon("ply limit", now));
         }
         self.dispatch(actions, workers).await?;
-        if !is_tick {
+        if is_tick {
+            // Watchers are not woken for the clock, but what a tick changed (a fault counted
+            // while the robot only waited) is saved now, not at the next move.
+            self.save()?;
+        } else {
             self.publish()?;
         }
         Ok(())
@@ -589,7 +619,13 @@ where
         match stable_scan(&mut self.board, self.config.debounce).await {
             Ok(scan) => {
                 let geometry = self.host.game().position().variant().geometry();
-                Ok(Some(occupancy_map::to_bitboard(geometry, &scan)))
+                let squares = occupancy_map::to_bitboard(geometry, &scan);
+                // Shown with the next change of stage, without waking its watchers now.
+                self.stage.send_if_modified(|stage| {
+                    stage.scan = Some(squares);
+                    false
+                });
+                Ok(Some(squares))
             }
             Err(DebounceError::Flickering(squares)) => {
                 let variant = self.host.game().position().variant();
@@ -598,10 +634,13 @@ where
                     .filter_map(|&i| variant.geometry().square(i))
                     .map(|sq| notation::square_name(variant, sq))
                     .collect();
-                self.fault(&format!(
+                self.fault(
+                    Device::Board,
+                    &format!(
                     "the sensors under {} keep changing: check for a stray magnet or a loose sensor",
                     names.join(", ")
-                ))?;
+                ),
+                )?;
                 Ok(None)
             }
             Err(DebounceError::Sensor(err)) => {
@@ -618,9 +657,9 @@ where
                 return Ok(());
             }
             self.link_lost = true;
-            return self.fault(&format!("{device}: {err}; reconnecting"));
+            return self.fault(Device::Board, &format!("{device}: {err}; reconnecting"));
         }
-        self.fault(&format!("{device}: {err}"))
+        self.fault(Device::Board, &format!("{device}: {err}"))
     }
 
     /// Opens the board's link again, waiting longer after each failure; false on shutdown.
@@ -628,7 +667,7 @@ where
         &mut self,
         shutdown: &mut broadcast::Receiver<()>,
     ) -> anyhow::Result<bool> {
-        let mut wait = RECONNECT_FIRST;
+        let mut backoff = Backoff::new();
         let mut attempts = 0u32;
         loop {
             attempts += 1;
@@ -638,7 +677,10 @@ where
                     self.link_lost = false;
                     // The new session's controller shows nothing until told.
                     self.face_sent = None;
-                    self.log(&LogEvent::Reconnected { attempts })?;
+                    self.log(&LogEvent::Reconnected {
+                        device: Device::Board,
+                        attempts,
+                    })?;
                     if let Some(face) = self.face {
                         self.show_face(&face).await?;
                     }
@@ -649,14 +691,14 @@ where
             tokio::select! {
                 biased;
                 _ = shutdown.recv() => return Ok(false),
-                () = tokio::time::sleep(wait) => {}
+                () = tokio::time::sleep(backoff.next_wait()) => {}
             }
-            wait = (wait * 2).min(RECONNECT_MAX);
         }
     }
 
-    fn fault(&mut self, message: &str) -> anyhow::Result<()> {
+    fn fault(&mut self, device: Device, message: &str) -> anyhow::Result<()> {
         self.log(&LogEvent::Fault {
+            device,
             message: message.to_owned(),
         })
     }

@@ -1,5 +1,5 @@
-//! Who watches the robot: the JSON-lines event log, the terminal of `checkerbot sim`, later
-//! the operator page. They are called in order from the game loop, so nothing is lost or
+//! Who watches the robot: the JSON-lines event log, the terminal of `checkerbot sim`, the
+//! operator page. They are called in order from the game loop, so nothing is lost or
 //! reordered.
 
 use std::io::Write;

@@ -25,4 +25,10 @@ pub trait PieceMover: Send + 'static {
 
     /// Moves the arm to its resting pose (at shutdown and when the game is paused).
     fn park(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send;
+
+    /// The attempts it took to reopen the arm's link, when it was lost and has come back since
+    /// the last call: the loop reports it as a `reconnected` event.
+    fn take_reconnection(&mut self) -> Option<u32> {
+        None
+    }
 }

@@ -28,6 +28,10 @@ pub struct Stats {
     pub board_mismatches: u32,
     /// Device faults seen.
     pub faults: u32,
+    /// The same faults by device (`board`, `arm`, `brain`): which part to look at first.
+    pub faults_by_device: BTreeMap<String, u32>,
+    /// Links that came back after they were lost, by device.
+    pub reconnections: BTreeMap<String, u32>,
 }
 
 impl Stats {
@@ -38,7 +42,19 @@ impl Stats {
                 *self.mistakes.entry(reason.clone()).or_default() += 1;
             }
             LogEvent::BoardMismatch { .. } => self.board_mismatches += 1,
-            LogEvent::Fault { .. } => self.faults += 1,
+            LogEvent::Fault { device, .. } => {
+                self.faults += 1;
+                *self
+                    .faults_by_device
+                    .entry(device.as_str().to_owned())
+                    .or_default() += 1;
+            }
+            LogEvent::Reconnected { device, .. } => {
+                *self
+                    .reconnections
+                    .entry(device.as_str().to_owned())
+                    .or_default() += 1;
+            }
             LogEvent::VisitorMove { .. } | LogEvent::RobotMove { .. } => self.plies += 1,
             LogEvent::GameOver { result, .. } => match result.as_str() {
                 "1/2-1/2" => {
@@ -68,6 +84,7 @@ impl Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::host::Device;
 
     fn over(result: &str) -> LogEvent {
         LogEvent::GameOver {
@@ -75,6 +92,32 @@ mod tests {
             reason: String::new(),
             pdn: None,
         }
+    }
+
+    #[test]
+    fn faults_count_in_all_and_by_device() {
+        let mut stats = Stats::default();
+        let fault = |device| LogEvent::Fault {
+            device,
+            message: String::new(),
+        };
+        stats.count(&fault(Device::Arm), true);
+        stats.count(&fault(Device::Arm), true);
+        stats.count(&fault(Device::Board), true);
+        stats.count(
+            &LogEvent::Reconnected {
+                device: Device::Arm,
+                attempts: 3,
+            },
+            true,
+        );
+        assert_eq!(stats.faults, 3);
+        assert_eq!(stats.faults_by_device["arm"], 2);
+        assert_eq!(stats.faults_by_device["board"], 1);
+        assert_eq!(stats.reconnections["arm"], 1);
+        // Counters written before the split still load.
+        let old: Stats = serde_json::from_str(r#"{"games": 4, "faults": 2}"#).unwrap();
+        assert_eq!((old.faults, old.faults_by_device.len()), (2, 0));
     }
 
     #[test]

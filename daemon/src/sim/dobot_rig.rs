@@ -15,10 +15,13 @@ use hal::sim::faulty_io::{ByteFaults, FaultyIo};
 use tokio::io::DuplexStream;
 
 use crate::rng::SplitMix;
-use crate::robot::{PlannedArm, occupancy_map};
+use crate::robot::{ARM_RECONNECT_PATIENCE, PlannedArm, ReopenArm, occupancy_map};
+
+/// The driver of the simulated arm.
+type SimDobot = DobotArm<FaultyIo<DuplexStream>>;
 
 /// The arm the simulation drives.
-pub type SimArm = PlannedArm<DobotArm<FaultyIo<DuplexStream>>>;
+pub type SimArm = PlannedArm<SimDobot>;
 
 /// Height of the tool touching a man on the board, mm.
 const BOARD_Z: f32 = 10.0;
@@ -27,7 +30,7 @@ const SAFE_Z: f32 = 40.0;
 
 /// Where the virtual board lies: a1 nearest the arm on its left, the whole board inside the
 /// Magician's reach (a board 133 mm across, whatever its number of squares).
-fn layout(variant: Variant) -> SimBoardLayout {
+pub fn layout(variant: Variant) -> SimBoardLayout {
     let size = occupancy_map::board_size(variant.geometry());
     let pitch = 133.0 / (size.side() as f32 - 1.0);
     let a1 = Pose {
@@ -41,7 +44,7 @@ fn layout(variant: Variant) -> SimBoardLayout {
 
 /// The calibration an operator would teach for `layout`: the four corner centres, the bin, four
 /// spare-king slots in the reserve, the park pose and the travel height.
-fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
+pub fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
     let side = layout.size.side();
     let last_file = char::from(b'a' + side as u8 - 1);
     let far = layout.pitch * (side as f32 - 1.0);
@@ -85,17 +88,15 @@ fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
     Calibration::from_toml(&text).context("the simulated arm's calibration")
 }
 
-/// Starts a virtual Dobot beside `board` and connects the Dobot driver to it. `faults` is the
-/// probability of a failed pick per pick, and sets rarer late and lost replies and damaged
-/// bytes on the link. `speedup` multiplies the arm's speed and acceleration (1: the Magician's
-/// top speed).
-pub async fn connect_sim_arm(
+/// A healthy-or-faulty virtual Dobot beside `board`, and the calibration an operator would
+/// teach for where its board lies. `faults` is the probability of a failed pick per pick, and
+/// sets rarer late and lost replies. Serve it on any byte stream ([`VirtualDobot::serve`]).
+pub fn virtual_dobot(
     board: SimBoardHandle,
     variant: Variant,
     faults: f64,
-    speedup: f32,
     rng: &mut SplitMix,
-) -> anyhow::Result<SimArm> {
+) -> anyhow::Result<(VirtualDobot, Calibration)> {
     let layout = layout(variant);
     let calibration = calibration(&layout)?;
     let reserve_pieces = calibration.king_slots().len() as u32;
@@ -115,18 +116,14 @@ pub async fn connect_sim_arm(
             ..VirtualDobotConfig::default()
         },
     );
-    let (host_io, arm_io) = tokio::io::duplex(4096);
-    tokio::spawn(dobot.serve(arm_io).run());
-    let byte_fault = faults / 400.0;
-    let io = FaultyIo::new(
-        host_io,
-        ByteFaults {
-            seed: rng.next_u64(),
-            drop: byte_fault,
-            corrupt: byte_fault,
-        },
-    );
-    let config = DobotConfig {
+    Ok((dobot, calibration))
+}
+
+/// The driver's settings for the virtual arm: its park pose and travel height match the
+/// calibration; `speedup` multiplies the arm's speed and acceleration (1: the Magician's top
+/// speed).
+pub fn driver_config(speedup: f32) -> DobotConfig {
+    DobotConfig {
         jump_height: SAFE_Z - BOARD_Z,
         // The Magician's top Cartesian speed, times `speedup`.
         xyz_velocity: 300.0 * speedup,
@@ -138,9 +135,218 @@ pub async fn connect_sim_arm(
             r: 0.0,
         },
         ..DobotConfig::default()
+    }
+}
+
+/// Starts a virtual Dobot beside `board` and connects the Dobot driver to it. `faults` is the
+/// probability of a failed pick per pick, and sets rarer late and lost replies, damaged bytes
+/// and hang-ups of the link (the USB cable pulled), after which the arm is reopened on a fresh
+/// link. `speedup` multiplies the arm's speed and acceleration (1: the Magician's top speed).
+pub async fn connect_sim_arm(
+    board: SimBoardHandle,
+    variant: Variant,
+    faults: f64,
+    speedup: f32,
+    rng: &mut SplitMix,
+) -> anyhow::Result<SimArm> {
+    let (dobot, calibration) = virtual_dobot(board, variant, faults, rng)?;
+    let config = driver_config(speedup);
+    let link = SimArmLink {
+        dobot,
+        config,
+        faults,
+        rng: SplitMix::new(rng.next_u64()),
     };
-    let arm = DobotArm::connect(io, config)
-        .await
-        .context("connecting to the simulated Dobot")?;
-    Ok(PlannedArm::new(arm, calibration))
+    let arm = link.clone().connect().await?;
+    let mut relink = link;
+    let reopen: ReopenArm<SimDobot> = Box::new(move || {
+        let next = relink.clone();
+        // Each link draws its own seeds, so the run replays however long reconnecting took.
+        relink.rng = SplitMix::new(relink.rng.next_u64());
+        Box::pin(next.connect())
+    });
+    Ok(PlannedArm::new(arm, calibration).reconnect_with(reopen, ARM_RECONNECT_PATIENCE))
+}
+
+/// What it takes to open one link to the virtual Dobot.
+#[derive(Clone)]
+struct SimArmLink {
+    dobot: VirtualDobot,
+    config: DobotConfig,
+    faults: f64,
+    rng: SplitMix,
+}
+
+/// Bytes read on the arm's link, on average, between two hang-ups at `--faults 1`: a few
+/// robot moves.
+const BYTES_BETWEEN_HANG_UPS: f64 = 20_000.0;
+
+impl SimArmLink {
+    /// Serves the virtual Dobot on a fresh pipe and opens a driver session on it.
+    async fn connect(mut self) -> anyhow::Result<SimDobot> {
+        let (host_io, arm_io) = tokio::io::duplex(4096);
+        tokio::spawn(self.dobot.serve(arm_io).run());
+        let byte_fault = self.faults / 400.0;
+        let mut io = FaultyIo::new(
+            host_io,
+            ByteFaults {
+                seed: self.rng.next_u64(),
+                drop: byte_fault,
+                corrupt: byte_fault,
+            },
+        );
+        if self.faults > 0.0 {
+            // Exponentially distributed, so a hang-up is as likely at any byte.
+            let mean = BYTES_BETWEEN_HANG_UPS / self.faults;
+            io = io.hang_up_after((-(1.0 - self.rng.unit()).ln() * mean) as u64);
+        }
+        DobotArm::connect(io, self.config)
+            .await
+            .context("connecting to the simulated Dobot")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    use engine::{Position, notation};
+    use hal::controller::peer::PeerConfig;
+    use hal::sim::board::sim_board;
+    use tokio::io::duplex;
+    use tokio::task::JoinHandle;
+
+    use super::*;
+    use crate::robot::Backoff;
+    use crate::robot::PieceMover as _;
+    use crate::robot::planned_arm::ArmFault;
+    use hal::{Error as _, ErrorKind};
+
+    type PipeArm = PlannedArm<DobotArm<DuplexStream>>;
+
+    /// Plugs the arm in: a fresh pipe served by `dobot`. Aborting the returned task pulls the
+    /// cable.
+    async fn plug(
+        dobot: &VirtualDobot,
+    ) -> (DobotArm<DuplexStream>, JoinHandle<std::io::Result<()>>) {
+        let (host, device) = duplex(4096);
+        let server = tokio::spawn(dobot.serve(device).run());
+        let config = DobotConfig {
+            jump_height: SAFE_Z - BOARD_Z,
+            ..DobotConfig::default()
+        };
+        (DobotArm::connect(host, config).await.unwrap(), server)
+    }
+
+    /// A virtual Dobot beside a board set up for Russian draughts, and the arm connected to
+    /// it; the arm reopens its link after `refusals` failed attempts, within `patience`.
+    async fn rig(
+        refusals: u32,
+        patience: Duration,
+    ) -> (PipeArm, JoinHandle<std::io::Result<()>>, SimBoardHandle) {
+        let variant = Variant::Russian;
+        let layout = layout(variant);
+        let calibration = calibration(&layout).unwrap();
+        let start = Position::new(variant);
+        let occupancy = occupancy_map::to_occupancy(variant.geometry(), start.occupied());
+        let (unused, _) = duplex(1);
+        let (board, _) = sim_board(unused, occupancy, PeerConfig::default());
+        let dobot = VirtualDobot::new(
+            board.clone(),
+            layout,
+            VirtualDobotConfig {
+                reserve_pieces: 4,
+                ..VirtualDobotConfig::default()
+            },
+        );
+        let (arm, server) = plug(&dobot).await;
+        let refusals = Arc::new(AtomicU32::new(refusals));
+        let reopen: ReopenArm<DobotArm<DuplexStream>> = Box::new(move || {
+            let (dobot, refusals) = (dobot.clone(), Arc::clone(&refusals));
+            Box::pin(async move {
+                if refusals
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+                    .is_ok()
+                {
+                    anyhow::bail!("opening the serial port /dev/checkerbot-arm: no such file");
+                }
+                // The old server is gone with its pipe; this link gets its own.
+                let (arm, server) = plug(&dobot).await;
+                drop(server);
+                Ok(arm)
+            })
+        });
+        let arm = PlannedArm::new(arm, calibration).reconnect_with(reopen, patience);
+        (arm, server, board)
+    }
+
+    fn occupied(board: &SimBoardHandle, square: &str) -> bool {
+        let variant = Variant::Russian;
+        let square = notation::parse_square(variant, square).unwrap();
+        let scan = board.occupancy();
+        let occupancy = occupancy_map::to_bitboard(variant.geometry(), &scan);
+        occupancy.contains(square)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_unplugged_arm_is_reopened_for_the_next_move() {
+        let (mut arm, server, board) = rig(2, Duration::from_secs(10)).await;
+        let start = Position::new(Variant::Russian);
+        let mv = notation::parse_move(&start, "c3-d4").unwrap();
+        server.abort();
+        let _ = server.await;
+
+        let lost = arm.make_move(&start, &mv).await.unwrap_err();
+        assert!(
+            matches!(&lost, ArmFault::Device(err) if err.kind() == ErrorKind::Disconnected),
+            "{lost}"
+        );
+        assert!(!arm.is_connected());
+        assert!(occupied(&board, "c3") && !occupied(&board, "d4"));
+        assert_eq!(arm.take_reconnection(), None);
+
+        // Two attempts find no port, the third reopens it; the move is made.
+        let before = tokio::time::Instant::now();
+        arm.make_move(&start, &mv).await.unwrap();
+        assert!(arm.is_connected());
+        assert_eq!(arm.take_reconnection(), Some(3));
+        assert_eq!(arm.take_reconnection(), None, "reported once");
+        assert!(
+            before.elapsed() >= Backoff::FIRST * 3,
+            "backed off between attempts"
+        );
+        assert!(!occupied(&board, "c3") && occupied(&board, "d4"));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_arm_that_stays_unplugged_fails_the_move_in_time_and_says_why() {
+        let patience = Duration::from_secs(2);
+        let (mut arm, server, _board) = rig(u32::MAX, patience).await;
+        let start = Position::new(Variant::Russian);
+        let mv = notation::parse_move(&start, "c3-d4").unwrap();
+        server.abort();
+        let _ = server.await;
+        arm.make_move(&start, &mv).await.unwrap_err();
+
+        let before = tokio::time::Instant::now();
+        let err = arm.make_move(&start, &mv).await.unwrap_err();
+        assert!(before.elapsed() <= patience);
+        // Waits of 100, 200, 400 and 800 ms fit in 2 s; the next (1.6 s) would not.
+        assert!(
+            matches!(err, ArmFault::Disconnected { attempts: 5, .. }),
+            "{err:?}"
+        );
+        let text = err.to_string();
+        assert!(
+            text.contains("no such file") && text.contains("USB cable"),
+            "{text}"
+        );
+
+        // Parking at shutdown tries once and does not wait.
+        let before = tokio::time::Instant::now();
+        let err = arm.park().await.unwrap_err();
+        assert!(matches!(err, ArmFault::Disconnected { attempts: 1, .. }));
+        assert_eq!(before.elapsed(), Duration::ZERO);
+    }
 }

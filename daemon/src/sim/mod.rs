@@ -11,7 +11,8 @@
 //! takes as long as its computation, and the same seed replays the same run. Without it the
 //! clock is real and the pace is a person's.
 
-mod dobot_rig;
+pub mod devices;
+pub mod dobot_rig;
 mod people;
 mod screen;
 mod visitor;
@@ -32,10 +33,11 @@ use hal::controller::peer::PeerConfig;
 use hal::sim::board::{SimBoardHandle, sim_board};
 use hal::sim::faulty_io::{ByteFaults, FaultyIo};
 use sounds::{Language, Library, Speaker, Voice};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 use crate::brain::Brain;
 use crate::host::RobotColor;
+use crate::operator::{PageConfig, serve_page};
 use crate::rng::SplitMix;
 use crate::robot::{
     EventLog, LoopConfig, Reconnect, Robot, Stats, ThinkOn, occupancy_map, start_or_resume,
@@ -51,7 +53,7 @@ pub struct Args {
     /// Who plays against the robot: engine, random, stdin or script:PATH.
     #[arg(long, default_value = "engine")]
     visitor: VisitorKind,
-    /// Games to play.
+    /// Games to play; 0 plays on until stopped (Ctrl-C), for watching on the operator page.
     #[arg(long, default_value_t = 1)]
     games: u32,
     /// Seed for every random choice; the same seed replays the same run.
@@ -92,6 +94,10 @@ pub struct Args {
     /// Longest game in plies before the simulation calls it a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
+    /// Serve the operator page on this address (such as 127.0.0.1:8080; port 0 picks a free
+    /// one); control actions need `operator.token` from the settings when one is set.
+    #[arg(long, value_name = "ADDR")]
+    operator: Option<std::net::SocketAddr>,
 }
 
 fn robot_color(text: &str) -> Result<RobotColor, String> {
@@ -118,19 +124,65 @@ fn probability(text: &str) -> Result<f64, String> {
     }
 }
 
+/// What the command line sets over the settings file and environment.
+#[derive(Debug, Clone, Copy)]
+struct Overrides {
+    variant: Option<Variant>,
+    level: Option<u8>,
+    language: Option<Language>,
+}
+
+impl Overrides {
+    fn of(args: &Args) -> Overrides {
+        Overrides {
+            variant: args.variant,
+            level: args.level,
+            language: args.language,
+        }
+    }
+
+    fn apply(self, settings: &mut checkerbot_config::Settings) {
+        if let Some(variant) = self.variant {
+            settings.game.variant = variant;
+        }
+        if let Some(level) = self.level {
+            settings.play.level = level;
+        }
+        if let Some(language) = self.language {
+            settings.sounds.language = language;
+        }
+    }
+}
+
+/// Reloaded settings, as on the robot (SIGHUP or an edit of the `--config` file), with the
+/// command line's overrides applied again. Only a watched run reloads: a `--fast` run must
+/// replay exactly from its seed.
+fn reloads(
+    args: &Args,
+) -> anyhow::Result<Option<mpsc::UnboundedReceiver<checkerbot_config::Settings>>> {
+    if args.fast || args.config.is_none() {
+        return Ok(None);
+    }
+    let mut read = crate::reload::watch_settings(args.config.clone(), crate::reload::POLL, true)
+        .context("listening for SIGHUP")?;
+    let (sender, reloads) = mpsc::unbounded_channel();
+    let overrides = Overrides::of(args);
+    tokio::spawn(async move {
+        while let Some(mut settings) = read.recv().await {
+            overrides.apply(&mut settings);
+            if sender.send(settings).is_err() {
+                break;
+            }
+        }
+    });
+    Ok(Some(reloads))
+}
+
 /// The settings file and environment, with the command line's overrides applied.
 fn resolve_settings(args: &Args) -> anyhow::Result<(checkerbot_config::Settings, RobotColor)> {
     let mut settings =
         checkerbot_config::load(args.config.as_deref()).context("reading the settings")?;
-    if let Some(variant) = args.variant {
-        settings.game.variant = variant;
-    }
-    if let Some(level) = args.level {
-        settings.play.level = level;
-    }
-    if let Some(language) = args.language {
-        settings.sounds.language = language;
-    }
+    Overrides::of(args).apply(&mut settings);
     let robot = args.robot.unwrap_or(match settings.game.robot {
         RobotSide::White => RobotColor::Fixed(Color::White),
         RobotSide::Black => RobotColor::Fixed(Color::Black),
@@ -313,12 +365,16 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
     } else {
         ThinkOn::Worker
     };
-    let config = LoopConfig::from_settings(&settings, Some(args.games), args.max_plies, think_on);
+    let games = (args.games > 0).then_some(args.games);
+    let config = LoopConfig::from_settings(&settings, games, args.max_plies, think_on);
     let brain = Brain::new(&settings, rng.next_u64());
     let plays = brain.describe();
     let mut robot = Robot::new(config, startup, device, reconnect, arm, brain, voice);
     if let Some(state) = state {
         robot.keep_state_in(state)?;
+    }
+    if let Some(reloads) = reloads(args)? {
+        robot.reload_from(reloads);
     }
     let mut screen = Screen::new(
         screen_output(args),
@@ -336,6 +392,15 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
             ))
         };
         robot.observe(Box::new(EventLog::new(out)));
+    }
+    if let Some(bind) = args.operator {
+        let page = PageConfig {
+            bind,
+            token: settings.operator.token.clone(),
+            settings_file: args.config.clone(),
+        };
+        let address = serve_page(&mut robot, &settings, page).await?;
+        eprintln!("operator page on http://{address}/");
     }
 
     let (shutdown, shutdown_rx) = broadcast::channel(1);

@@ -81,7 +81,7 @@ pub async fn act(
                 world.set_squares(expected);
                 board.press(ButtonId::CONFIRM);
             }
-            Waiting::Robot => {}
+            Waiting::Robot | Waiting::Paused => {}
         }
     }
     Ok(false)

@@ -53,7 +53,9 @@ impl Observer for Screen {
             LogEvent::GameOver { result, reason, .. } => {
                 self.line(&format!("game over: {result} ({reason})"));
             }
-            LogEvent::Fault { message } => self.line(&format!("fault: {message}")),
+            LogEvent::Fault { device, message } => {
+                self.line(&format!("fault ({}): {message}", device.as_str()));
+            }
             _ => {}
         }
         Ok(())

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context as _, bail};
 use engine::search::{Limits, Searcher};
-use engine::{Color, Direction, Move, Position, notation};
+use engine::{Color, Direction, Move, Position, Variant, notation};
 use tokio::sync::mpsc;
 
 use super::world::World;
@@ -72,8 +72,8 @@ impl std::fmt::Debug for Visitor {
 /// One way to get a turn wrong, done to the board.
 type Slip<'a> = dyn Fn(&mut World, &mut SplitMix) + 'a;
 
-/// A physical action, as scripts and the terminal write them.
-enum Action {
+/// A physical action, as scripts, the terminal and `checkerbot sim-devices` write them.
+pub enum Action {
     Lift(engine::Square),
     Place(engine::Square),
     Move(engine::Square, engine::Square),
@@ -233,25 +233,12 @@ impl Visitor {
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
-            match Self::parse(position, line) {
-                Ok(Action::Press) => return Ok(Turn::Pressed),
-                Ok(Action::Play(mv)) => {
-                    world.play(&mv);
-                    return Ok(Turn::Pressed);
-                }
-                Ok(Action::Lift(sq)) => {
-                    world.lift(sq);
-                }
-                Ok(Action::Place(sq)) => {
-                    // The piece in hand, or one from the box.
-                    world.place(sq);
-                }
-                Ok(Action::Move(from, to)) => {
-                    if world.lift(from) {
-                        world.place(to);
+            match Action::parse(position.variant(), Some(position), line) {
+                Ok(action) => {
+                    if action.act(world).await {
+                        return Ok(Turn::Pressed);
                     }
                 }
-                Ok(Action::Wait(time)) => tokio::time::sleep(time).await,
                 Err(err) if self.is_person() => eprintln!("{err:#}"),
                 Err(err) => bail!("visitor script line {line:?}: {err:#}"),
             }
@@ -264,37 +251,73 @@ impl Visitor {
             return script.next();
         }
         eprint!("your action (a move like c3-d4, or lift/place/move/press): ");
-        let typed = self.typed.get_or_insert_with(|| {
-            let (lines, typed) = mpsc::unbounded_channel();
-            std::thread::spawn(move || {
-                for line in std::io::stdin().lock().lines() {
-                    let Ok(line) = line else { break };
-                    if lines.send(line).is_err() {
-                        break;
-                    }
-                }
-            });
-            typed
-        });
+        let typed = self.typed.get_or_insert_with(stdin_lines);
         typed.recv().await
     }
+}
 
-    fn parse(position: &Position, line: &str) -> anyhow::Result<Action> {
-        let variant = position.variant();
+/// Lines typed on stdin, read on their own thread so the robot keeps running meanwhile.
+pub fn stdin_lines() -> mpsc::UnboundedReceiver<String> {
+    let (send, lines) = mpsc::unbounded_channel();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
+}
+
+impl Action {
+    /// Reads an action: `lift SQ`, `place SQ`, `move SQ SQ`, `press`, `wait MS`, or a move's
+    /// text when `position` is known.
+    pub fn parse(
+        variant: Variant,
+        position: Option<&Position>,
+        line: &str,
+    ) -> anyhow::Result<Action> {
         let square =
             |name: &str| notation::parse_square(variant, name).map_err(anyhow::Error::from);
         let words: Vec<&str> = line.split_whitespace().collect();
-        Ok(match words[..] {
-            ["press"] => Action::Press,
-            ["wait", ms] => {
+        Ok(match (&words[..], position) {
+            (&["press"], _) => Action::Press,
+            (&["wait", ms], _) => {
                 let ms = ms.parse::<u64>().context("wait takes milliseconds")?;
                 Action::Wait(Duration::from_millis(ms))
             }
-            ["lift", sq] => Action::Lift(square(sq)?),
-            ["place", sq] => Action::Place(square(sq)?),
-            ["move", from, to] => Action::Move(square(from)?, square(to)?),
-            [text] => Action::Play(notation::parse_move(position, text)?),
+            (&["lift", sq], _) => Action::Lift(square(sq)?),
+            (&["place", sq], _) => Action::Place(square(sq)?),
+            (&["move", from, to], _) => Action::Move(square(from)?, square(to)?),
+            (&[text], Some(position)) => Action::Play(notation::parse_move(position, text)?),
             _ => bail!("expected lift SQ, place SQ, move SQ SQ, press, wait MS or a move"),
         })
+    }
+
+    /// Does it with the hands on `world`; true when it was a press of the button (which the
+    /// caller makes) or a whole move (after which the visitor presses).
+    pub async fn act(&self, world: &mut World) -> bool {
+        match *self {
+            Action::Press => return true,
+            Action::Play(mv) => {
+                world.play(&mv);
+                return true;
+            }
+            Action::Lift(sq) => {
+                world.lift(sq);
+            }
+            Action::Place(sq) => {
+                // The piece in hand, or one from the box.
+                world.place(sq);
+            }
+            Action::Move(from, to) => {
+                if world.lift(from) {
+                    world.place(to);
+                }
+            }
+            Action::Wait(time) => tokio::time::sleep(time).await,
+        }
+        false
     }
 }

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::host::Snapshot;
 use crate::robot::Stats;
-use atomic::write_atomically;
+pub use atomic::write_atomically;
 pub use civil_date::utc_date;
 
 /// The journal file: the game in progress and the id it is archived under.

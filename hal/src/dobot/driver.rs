@@ -689,6 +689,11 @@ where
         Ok(())
     }
 
+    /// Waits until the arm's current queue index (command 246) reaches the last index given
+    /// out, as Dobot's own DLL demos do (`while lastIndex > GetQueuedCmdCurrentIndex`). Whether
+    /// the firmware counts a command when it starts or when it ends is not documented; the
+    /// planner ends every plan with a move to the park pose, so even in the first reading
+    /// every piece has been released when this returns, and the board can be read.
     async fn wait_idle(&mut self) -> Result<(), DobotError> {
         let target = self.last_queued;
         let mut deadline = Instant::now() + self.head_allowance();

@@ -5,6 +5,7 @@
 //! The session rules come from [`peer`](crate::controller::peer); this file is only the
 //! hardware, as a firmware's command handlers would be.
 
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -39,6 +40,37 @@ pub struct ServoCommand<P> {
     pub transition_ms: u16,
 }
 
+/// How many face commands of each kind the simulated controller remembers: enough for a test
+/// to see what a game showed, bounded so a simulation of thousands of games keeps its memory.
+pub const FACE_HISTORY: usize = 256;
+
+/// The last [`FACE_HISTORY`] commands of one kind, oldest first.
+#[derive(Debug, Clone)]
+struct Recent<T> {
+    items: VecDeque<T>,
+}
+
+impl<T> Default for Recent<T> {
+    fn default() -> Recent<T> {
+        Recent {
+            items: VecDeque::new(),
+        }
+    }
+}
+
+impl<T: Clone> Recent<T> {
+    fn push(&mut self, item: T) {
+        if self.items.len() == FACE_HISTORY {
+            self.items.pop_front();
+        }
+        self.items.push_back(item);
+    }
+
+    fn to_vec(&self) -> Vec<T> {
+        self.items.iter().cloned().collect()
+    }
+}
+
 /// What the simulated hardware holds and has been told.
 #[derive(Debug)]
 struct BoardState {
@@ -49,9 +81,9 @@ struct BoardState {
     stuck_reading: u128,
     /// The hardware announced in Welcome; commands for anything else are refused.
     capabilities: Capabilities,
-    eyes: Vec<Eyes>,
-    brows: Vec<ServoCommand<BrowAngles>>,
-    necks: Vec<ServoCommand<NeckPose>>,
+    eyes: Recent<Eyes>,
+    brows: Recent<ServoCommand<BrowAngles>>,
+    necks: Recent<ServoCommand<NeckPose>>,
     scans_sent: usize,
     sessions_lost: usize,
 }
@@ -163,9 +195,9 @@ where
         stuck: 0,
         stuck_reading: 0,
         capabilities: FULL_BOARD,
-        eyes: Vec::new(),
-        brows: Vec::new(),
-        necks: Vec::new(),
+        eyes: Recent::default(),
+        brows: Recent::default(),
+        necks: Recent::default(),
         scans_sent: 0,
         sessions_lost: 0,
     }));
@@ -273,19 +305,19 @@ impl SimBoardHandle {
         lock(&self.state).capabilities = capabilities;
     }
 
-    /// Every eye image received, oldest first.
+    /// The last [`FACE_HISTORY`] eye images received, oldest first.
     pub fn eyes(&self) -> Vec<Eyes> {
-        lock(&self.state).eyes.clone()
+        lock(&self.state).eyes.to_vec()
     }
 
-    /// Every brow pose received, oldest first.
+    /// The last [`FACE_HISTORY`] brow poses received, oldest first.
     pub fn brows(&self) -> Vec<ServoCommand<BrowAngles>> {
-        lock(&self.state).brows.clone()
+        lock(&self.state).brows.to_vec()
     }
 
-    /// Every neck pose received, oldest first.
+    /// The last [`FACE_HISTORY`] neck poses received, oldest first.
     pub fn necks(&self) -> Vec<ServoCommand<NeckPose>> {
-        lock(&self.state).necks.clone()
+        lock(&self.state).necks.to_vec()
     }
 
     /// How many scan requests were acted on: retransmitted requests count once.

@@ -1,4 +1,5 @@
-//! A byte stream that loses and damages what it reads, for fault-injection tests.
+//! A byte stream that loses and damages what it reads, and can hang up like a pulled cable,
+//! for fault-injection tests.
 //!
 //! Faults are applied on the read side only: wrapping each end of a pipe damages both
 //! directions, and each end's generator is its own, so a run replays exactly from its seeds
@@ -52,6 +53,8 @@ pub struct FaultyIo<T> {
     faults: ByteFaults,
     rng: SplitMix64,
     count: FaultCount,
+    /// Bytes still to read before the line goes dead; `None`: never.
+    left_before_hang_up: Option<u64>,
 }
 
 impl<T> FaultyIo<T> {
@@ -62,7 +65,21 @@ impl<T> FaultyIo<T> {
             faults,
             rng: SplitMix64::from_seed(faults.seed.to_le_bytes()),
             count: FaultCount::default(),
+            left_before_hang_up: None,
         }
+    }
+
+    /// Makes the stream go dead after `bytes` bytes were read, as a serial port does when its
+    /// USB cable is pulled: reads then see the end of the stream and writes fail with
+    /// [`io::ErrorKind::BrokenPipe`].
+    #[must_use]
+    pub fn hang_up_after(mut self, bytes: u64) -> FaultyIo<T> {
+        self.left_before_hang_up = Some(bytes);
+        self
+    }
+
+    fn hung_up(&self) -> bool {
+        self.left_before_hang_up == Some(0)
     }
 
     /// The counters of damaged bytes.
@@ -89,9 +106,20 @@ impl<T: AsyncRead + Unpin> AsyncRead for FaultyIo<T> {
     ) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         loop {
+            if this.hung_up() {
+                return Poll::Ready(Ok(()));
+            }
             let start = buf.filled().len();
             ready!(Pin::new(&mut this.inner).poll_read(cx, buf))?;
-            let end = buf.filled().len();
+            let mut end = buf.filled().len();
+            if let Some(left) = &mut this.left_before_hang_up {
+                let read = (end - start) as u64;
+                if read > *left {
+                    end = start + *left as usize;
+                    buf.set_filled(end);
+                }
+                *left -= (end - start) as u64;
+            }
             if end == start {
                 // End of stream: nothing to damage.
                 return Poll::Ready(Ok(()));
@@ -127,6 +155,9 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for FaultyIo<T> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
+        if self.hung_up() {
+            return Poll::Ready(Err(io::ErrorKind::BrokenPipe.into()));
+        }
         Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
     }
 
@@ -172,6 +203,24 @@ mod tests {
         assert!(count.dropped() > 0 && count.corrupted() > 0);
         let (other, _) = damage(&input, ByteFaults { seed: 43, ..faults }).await;
         assert_ne!(first, other);
+    }
+
+    #[tokio::test]
+    async fn a_hung_up_line_ends_reads_and_fails_writes() {
+        let (mut far, near) = duplex(4096);
+        far.write_all(&[7; 50]).await.unwrap();
+        let clean = ByteFaults {
+            seed: 1,
+            drop: 0.0,
+            corrupt: 0.0,
+        };
+        let mut near = FaultyIo::new(near, clean).hang_up_after(20);
+        near.write_all(b"still up").await.unwrap();
+        let mut read = Vec::new();
+        near.read_to_end(&mut read).await.unwrap();
+        assert_eq!(read, [7; 20], "the line dies after exactly 20 bytes");
+        let err = near.write_all(b"anyone?").await.unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
     }
 
     #[tokio::test]

@@ -1,0 +1,344 @@
+//! The operator page's HTTP interface: the page itself, its state, a stream of updates, and the
+//! control actions.
+//!
+//! Viewing needs nothing. A control action needs `Authorization: Bearer <token>` when a token
+//! is configured: 401 without one, 403 with a wrong one. A body that is not what the action
+//! takes is 400, an action that makes no sense now 409; each error is JSON (`{"error": ...}`)
+//! that says what is wrong, and none of them changes anything.
+
+use std::convert::Infallible;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use futures::Stream;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::json;
+use tokio::sync::{broadcast, mpsc, oneshot};
+
+use super::feed::Hub;
+use super::settings_file::write_back;
+use crate::robot::{Adjustment, Command, Request};
+
+/// What the handlers share.
+#[derive(Debug)]
+pub struct Api {
+    /// The page's state.
+    pub hub: Arc<Hub>,
+    /// The robot's operator channel.
+    pub commands: mpsc::UnboundedSender<Request>,
+    /// The token control actions need, if any.
+    pub token: Option<String>,
+    /// The settings file settings are written back to, if the robot has one.
+    pub settings_file: Option<PathBuf>,
+}
+
+/// Every route of the page.
+pub fn router(api: Arc<Api>) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/page.css", get(css))
+        .route("/page.js", get(js))
+        .route("/api/state", get(state))
+        .route("/api/events", get(events))
+        .route("/api/resolve", post(resolve))
+        .route("/api/voice", post(voice))
+        .route("/api/settings", post(settings))
+        // new-game, pause, go-on, resign, take-back, park: actions without parameters.
+        .route("/api/{action}", post(simple))
+        .fallback(not_found)
+        .method_not_allowed_fallback(wrong_method)
+        .with_state(api)
+}
+
+/// An error answer: the status and a JSON body naming what is wrong.
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    (status, axum::Json(json!({ "error": message.into() }))).into_response()
+}
+
+/// A request refused before or by the robot; answered as [`error`].
+#[derive(Debug)]
+struct Rejection(StatusCode, String);
+
+impl IntoResponse for Rejection {
+    fn into_response(self) -> Response {
+        error(self.0, self.1)
+    }
+}
+
+type Answer = Result<Response, Rejection>;
+
+async fn not_found() -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        "no such page; the operator page is at /, its API under /api/",
+    )
+}
+
+async fn wrong_method() -> Response {
+    error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "wrong method: views are GET, control actions POST",
+    )
+}
+
+async fn page() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        include_str!("page.html"),
+    )
+        .into_response()
+}
+
+async fn css() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        include_str!("page.css"),
+    )
+        .into_response()
+}
+
+async fn js() -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        include_str!("page.js"),
+    )
+        .into_response()
+}
+
+async fn state(State(api): State<Arc<Api>>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        api.hub.state_json(),
+    )
+        .into_response()
+}
+
+/// The state now, then every update; a page that falls behind gets the whole state again.
+async fn events(State(api): State<Arc<Api>>) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let updates = api.hub.subscribe();
+    let first = Event::default().event("state").data(api.hub.state_json());
+    let hub = Arc::clone(&api.hub);
+    let rest = futures::stream::unfold((updates, hub), |(mut updates, hub)| async move {
+        let event = match updates.recv().await {
+            Ok(update) => Event::default().event(update.kind).data(&*update.data),
+            Err(broadcast::error::RecvError::Lagged(_)) => {
+                Event::default().event("state").data(hub.state_json())
+            }
+            Err(broadcast::error::RecvError::Closed) => return None,
+        };
+        Some((Ok::<Event, Infallible>(event), (updates, hub)))
+    });
+    let stream = futures::StreamExt::chain(futures::stream::once(async { Ok(first) }), rest);
+    Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+/// Refuses a control action from another site's page (a browser names it in `Origin`), or
+/// without the right token.
+fn authorize(api: &Api, headers: &HeaderMap) -> Result<(), Rejection> {
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or_default();
+        let host = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or_default();
+        let site = origin.split_once("://").map_or(origin, |(_, site)| site);
+        if site != host {
+            return Err(Rejection(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "a page from {origin} may not steer the robot: use the operator page served \
+                     at {host}"
+                ),
+            ));
+        }
+    }
+    let Some(token) = &api.token else {
+        return Ok(());
+    };
+    let Some(given) = headers.get(header::AUTHORIZATION) else {
+        return Err(Rejection(
+            StatusCode::UNAUTHORIZED,
+            "control actions need the operator token: send `Authorization: Bearer <token>` (the page asks for it)".to_owned(),
+        ));
+    };
+    let given = given.to_str().unwrap_or_default();
+    let given = given.strip_prefix("Bearer ").unwrap_or_default();
+    if !same(given.as_bytes(), token.as_bytes()) {
+        return Err(Rejection(
+            StatusCode::FORBIDDEN,
+            "wrong operator token: it is `operator.token` in the robot's settings file".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+/// Compares without stopping at the first difference, so timing does not reveal the token.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The action's body: empty means `{}`; anything else must be the action's JSON object.
+fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, Rejection> {
+    let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        bytes
+    };
+    let mut json = serde_json::Deserializer::from_slice(text);
+    serde_path_to_error::deserialize(&mut json).map_err(|err| {
+        let path = err.path().to_string();
+        let at = if path == "." {
+            String::new()
+        } else {
+            format!(" at `{path}`")
+        };
+        Rejection(
+            StatusCode::BAD_REQUEST,
+            format!("malformed request body{at}: {}", err.inner()),
+        )
+    })
+}
+
+/// No fields: an action without parameters refuses any it is sent, so a typo is noticed.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Nothing {}
+
+/// Sends `command` to the robot and answers with its outcome.
+async fn ask(api: &Api, command: Command) -> Result<crate::robot::Done, Rejection> {
+    let (reply, answer) = oneshot::channel();
+    let stopped = || {
+        Rejection(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the robot's game loop has stopped".to_owned(),
+        )
+    };
+    api.commands
+        .send(Request { command, reply })
+        .map_err(|_| stopped())?;
+    match answer.await.map_err(|_| stopped())? {
+        Ok(done) => Ok(done),
+        Err(refused) => Err(Rejection(StatusCode::CONFLICT, refused.0)),
+    }
+}
+
+fn ok(message: &str) -> Response {
+    axum::Json(json!({ "ok": true, "message": message })).into_response()
+}
+
+/// A control action without parameters, named by the last part of its path.
+async fn simple(
+    State(api): State<Arc<Api>>,
+    Path(action): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    let command = match action.as_str() {
+        "new-game" => Command::NewGame,
+        "pause" => Command::Pause,
+        "go-on" => Command::GoOn,
+        "resign" => Command::Resign,
+        "take-back" => Command::TakeBack,
+        "park" => Command::Park,
+        _ => {
+            return Err(Rejection(
+                StatusCode::NOT_FOUND,
+                format!(
+                    "no action {action:?}: the actions are new-game, pause, go-on, resign, \
+                     take-back, park, resolve, voice and settings"
+                ),
+            ));
+        }
+    };
+    authorize(&api, &headers)?;
+    body::<Nothing>(&bytes)?;
+    Ok(ok(&ask(&api, command).await?.message))
+}
+
+/// `{"move": "<label>"}`: one of the page's `choices`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Resolve {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+async fn resolve(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
+    authorize(&api, &headers)?;
+    let request: Resolve = body(&bytes)?;
+    Ok(ok(&ask(&api, Command::Resolve(request.mv)).await?.message))
+}
+
+/// `{"category": "idle"}`: a line category of the voice packs.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Voice {
+    category: emotions::Category,
+}
+
+async fn voice(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
+    authorize(&api, &headers)?;
+    let request: Voice = body(&bytes)?;
+    Ok(ok(&ask(&api, Command::TestVoice(request.category))
+        .await?
+        .message))
+}
+
+/// The settings to change (any of them), and whether to write them into the settings file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Settings {
+    level: Option<u8>,
+    attitude: Option<emotions::Attitude>,
+    language: Option<sounds::Language>,
+    volume: Option<f32>,
+    #[serde(default)]
+    save: bool,
+}
+
+async fn settings(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
+    authorize(&api, &headers)?;
+    let request: Settings = body(&bytes)?;
+    if request.save && api.settings_file.is_none() {
+        return Err(Rejection(
+            StatusCode::CONFLICT,
+            "nothing changed: the robot runs without a settings file, so there is none to save \
+             to (start it with --config FILE, or apply without saving)"
+                .to_owned(),
+        ));
+    }
+    let adjustment = Adjustment {
+        level: request.level,
+        attitude: request.attitude,
+        language: request.language,
+        volume: request.volume,
+    };
+    // Values out of range are the request's fault, whatever the robot runs with now.
+    let problems = adjustment
+        .applied_to(&checkerbot_config::Settings::default())
+        .validate();
+    if !problems.is_empty() {
+        let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        return Err(Rejection(StatusCode::BAD_REQUEST, text.join("; ")));
+    }
+    let done = ask(&api, Command::Adjust(adjustment)).await?;
+    let (Some(path), true, Some(applied)) = (&api.settings_file, request.save, &done.settings)
+    else {
+        return Ok(ok("applied (not saved to the settings file)"));
+    };
+    match write_back(path, applied) {
+        Ok(()) => Ok(ok(&format!("applied and saved to {}", path.display()))),
+        Err(err) => Err(Rejection(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("applied now, but not saved: {err:#}"),
+        )),
+    }
+}

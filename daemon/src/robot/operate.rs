@@ -1,0 +1,238 @@
+//! What the operator page asks of the robot, carried out inside the game loop between two
+//! events, so a command never races the game: it sees the host, the arm and the voice as the
+//! loop left them, and its effects reach every observer in order.
+
+use emotions::{Attitude, Category, LineRequest};
+use sounds::Language;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{PieceMover, Robot, Workers};
+use crate::host::{Action, Device, LogEvent, Refused};
+use hal::device::{BoardSensor, Face};
+
+/// One thing the operator asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// End the game in progress unfinished; the next starts when the board is set up.
+    NewGame,
+    /// Stop the game where it is.
+    Pause,
+    /// Go on after a pause.
+    GoOn,
+    /// The robot gives up the game.
+    Resign,
+    /// Take back the visitor's last move (and the robot's reply).
+    TakeBack,
+    /// Settle an ambiguous press: the candidate with this label.
+    Resolve(String),
+    /// Send the arm to its resting pose.
+    Park,
+    /// Say a line of this category now.
+    TestVoice(Category),
+    /// Change settings, applied exactly like a reload of the settings file.
+    Adjust(Adjustment),
+}
+
+/// The settings the page changes; `None` keeps the current value.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Adjustment {
+    /// `play.level`.
+    pub level: Option<u8>,
+    /// `emotions.attitude`.
+    pub attitude: Option<Attitude>,
+    /// `sounds.language`.
+    pub language: Option<Language>,
+    /// `sounds.volume`.
+    pub volume: Option<f32>,
+}
+
+impl Adjustment {
+    /// `settings` with these changes.
+    pub fn applied_to(
+        &self,
+        settings: &checkerbot_config::Settings,
+    ) -> checkerbot_config::Settings {
+        let mut next = settings.clone();
+        if let Some(level) = self.level {
+            next.play.level = level;
+        }
+        if let Some(attitude) = self.attitude {
+            next.emotions.attitude = attitude;
+        }
+        if let Some(language) = self.language {
+            next.sounds.language = language;
+        }
+        if let Some(volume) = self.volume {
+            next.sounds.volume = volume;
+        }
+        next
+    }
+}
+
+/// How a command went.
+pub type Outcome = Result<Done, Refused>;
+
+/// A command carried out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Done {
+    /// What happened, for the operator.
+    pub message: String,
+    /// The settings in force after an [`Command::Adjust`].
+    pub settings: Option<Box<checkerbot_config::Settings>>,
+}
+
+impl Done {
+    fn said(message: &str) -> Done {
+        Done {
+            message: message.to_owned(),
+            settings: None,
+        }
+    }
+}
+
+/// A command and where its outcome goes.
+#[derive(Debug)]
+pub struct Request {
+    /// What is asked.
+    pub command: Command,
+    /// The answer; dropped unanswered only when the robot stops.
+    pub reply: oneshot::Sender<Outcome>,
+}
+
+/// The loop's end of the operator's channel, and the settings in force (which commands change).
+pub(super) struct OperatorLink {
+    pub(super) requests: mpsc::UnboundedReceiver<Request>,
+    pub(super) settings: checkerbot_config::Settings,
+}
+
+/// Waits for the next request, forever when there is no operator page.
+pub(super) async fn next_request(link: &mut Option<OperatorLink>) -> Option<Request> {
+    match link {
+        Some(link) => link.requests.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+impl<B, M> Robot<B, M>
+where
+    B: BoardSensor + Face + Send,
+    M: PieceMover,
+{
+    /// Takes commands from the operator page; `settings` are the ones in force now.
+    pub fn operate_from(
+        &mut self,
+        requests: mpsc::UnboundedReceiver<Request>,
+        settings: checkerbot_config::Settings,
+    ) {
+        self.operator = Some(OperatorLink { requests, settings });
+    }
+
+    /// Carries out one request and answers it.
+    pub(super) async fn operate(
+        &mut self,
+        request: Request,
+        workers: &mut Workers<M>,
+    ) -> anyhow::Result<()> {
+        let outcome = self.command(request.command, workers).await?;
+        // The page may have gone away meanwhile; the command stands either way.
+        let _ = request.reply.send(outcome);
+        Ok(())
+    }
+
+    async fn command(
+        &mut self,
+        command: Command,
+        workers: &mut Workers<M>,
+    ) -> anyhow::Result<Outcome> {
+        let now = self.now();
+        let (actions, message) = match command {
+            Command::NewGame => (
+                self.host.new_game(now),
+                "the game was ended; set up the board for the next",
+            ),
+            Command::Pause => (self.host.pause(), "paused"),
+            Command::GoOn => (self.host.go_on(now), "going on"),
+            Command::Resign => (self.host.resign(now), "the robot resigned"),
+            Command::TakeBack => (
+                self.host.take_back(),
+                "taken back; put the pieces back and press the button",
+            ),
+            Command::Resolve(label) => (self.host.resolve(&label, now), "move settled"),
+            Command::Park => return self.park().await,
+            Command::TestVoice(category) => return self.test_voice(category).await,
+            Command::Adjust(adjustment) => return self.adjust(&adjustment),
+        };
+        match actions {
+            Ok(actions) => {
+                self.dispatch(actions, workers).await?;
+                self.publish()?;
+                Ok(Ok(Done::said(message)))
+            }
+            Err(refused) => Ok(Err(refused)),
+        }
+    }
+
+    async fn park(&mut self) -> anyhow::Result<Outcome> {
+        let Some(mover) = &mut self.mover else {
+            return Ok(Err(Refused(
+                "the arm is making the robot's move; try again when it has finished".to_owned(),
+            )));
+        };
+        let result = mover.park().await;
+        self.log(&LogEvent::Operator {
+            action: "park".to_owned(),
+            detail: String::new(),
+        })?;
+        match result {
+            Ok(()) => Ok(Ok(Done::said("the arm is parked"))),
+            Err(err) => {
+                let message = format!("parking failed: {err}");
+                self.fault(Device::Arm, &message)?;
+                Ok(Err(Refused(format!("arm: {message}"))))
+            }
+        }
+    }
+
+    async fn test_voice(&mut self, category: Category) -> anyhow::Result<Outcome> {
+        let attitude = self
+            .operator
+            .as_ref()
+            .map_or_else(Attitude::default, |link| link.settings.emotions.attitude);
+        self.log(&LogEvent::Operator {
+            action: "test_voice".to_owned(),
+            detail: category.as_str().to_owned(),
+        })?;
+        let request = LineRequest {
+            category,
+            attitude,
+            mistake: None,
+        };
+        self.perform(Action::Say {
+            request,
+            detail: None,
+        })
+        .await?;
+        Ok(Ok(Done::said("said")))
+    }
+
+    fn adjust(&mut self, adjustment: &Adjustment) -> anyhow::Result<Outcome> {
+        let Some(link) = &self.operator else {
+            return Ok(Err(Refused("no operator link".to_owned())));
+        };
+        let next = adjustment.applied_to(&link.settings);
+        let problems = next.validate();
+        if !problems.is_empty() {
+            let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            return Ok(Err(Refused(text.join("; "))));
+        }
+        self.log(&LogEvent::Operator {
+            action: "settings".to_owned(),
+            detail: String::new(),
+        })?;
+        self.apply_settings(&next)?;
+        Ok(Ok(Done {
+            message: "applied".to_owned(),
+            settings: Some(Box::new(next)),
+        }))
+    }
+}

@@ -1,0 +1,143 @@
+//! `checkerbot sim-devices`: the simulated board controller and the virtual Dobot served on
+//! pseudo-terminals, each reachable by a stable symlink, so the commands that open real serial
+//! ports (`run`, `doctor`, `calibrate`) can be tried at a desk and tested end to end.
+//!
+//! The people's hands are typed on stdin, one action a line (`setup`, `clear`, `lift c3`,
+//! `place d4`, `move c3 d4`, `press`, `wait 200`, `show`: the pieces, `arm`: the tool's
+//! position); each is answered on stdout. The
+//! virtual Dobot moves the pieces of the same simulated board, and `--calibration` writes the
+//! calibration matching where that board lies.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use engine::{Bitboard, Position, Variant};
+use hal::controller::peer::PeerConfig;
+use hal::device::ButtonId;
+use hal::sim::board::sim_board;
+use tokio_serial::{SerialPort as _, SerialStream};
+
+use super::dobot_rig;
+use super::visitor::{Action, stdin_lines};
+use super::world::World;
+use crate::rng::SplitMix;
+use crate::robot::occupancy_map;
+
+/// Arguments of `checkerbot sim-devices`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Where to put the symlink to the board controller's pseudo-terminal
+    /// (`devices.board_port`).
+    #[arg(long)]
+    board_link: PathBuf,
+    /// Where to put the symlink to the Dobot's pseudo-terminal (`devices.arm_port`).
+    #[arg(long)]
+    arm_link: PathBuf,
+    /// Write the calibration that matches the simulated board here (calibration.toml in the
+    /// state directory of the settings `run` reads).
+    #[arg(long)]
+    calibration: Option<PathBuf>,
+    /// Variant whose board to simulate.
+    #[arg(long, default_value = "russian", value_parser = crate::commands::parse_variant)]
+    variant: Variant,
+}
+
+/// Runs the command until stdin ends and Ctrl-C, or until killed.
+pub fn run(args: &Args) -> anyhow::Result<()> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?
+        .block_on(serve(args))
+}
+
+/// Opens a pseudo-terminal pair and points `link` at its device end. The returned device end
+/// is held open (never read) so the served end keeps working while clients come and go.
+fn pty(link: &Path) -> anyhow::Result<(SerialStream, SerialStream, String)> {
+    let (served, device) = SerialStream::pair().context("opening a pseudo-terminal pair")?;
+    let name = device
+        .name()
+        .context("the pseudo-terminal has no device name")?;
+    if link.symlink_metadata().is_ok() {
+        std::fs::remove_file(link).with_context(|| format!("replacing {}", link.display()))?;
+    }
+    std::os::unix::fs::symlink(&name, link)
+        .with_context(|| format!("linking {} to {name}", link.display()))?;
+    Ok((served, device, name))
+}
+
+async fn serve(args: &Args) -> anyhow::Result<()> {
+    let variant = args.variant;
+    let empty = occupancy_map::to_occupancy(variant.geometry(), Bitboard::EMPTY);
+    let (board_io, _board_device, board_name) = pty(&args.board_link)?;
+    let (board, controller) = sim_board(board_io, empty, PeerConfig::default());
+    tokio::spawn(controller.run());
+    let (arm_io, _arm_device, arm_name) = pty(&args.arm_link)?;
+    let (dobot, calibration) =
+        dobot_rig::virtual_dobot(board.clone(), variant, 0.0, &mut SplitMix::new(1))?;
+    tokio::spawn(dobot.serve(arm_io).run());
+    let arm = dobot.clone();
+    if let Some(path) = &args.calibration {
+        crate::calibrate::save_calibration(path, &calibration.to_toml())?;
+    }
+    let mut world = World::new(board.clone(), variant);
+    let mut out = std::io::stdout();
+    writeln!(
+        out,
+        "ready: board controller on {} ({board_name}), Dobot on {} ({arm_name})",
+        args.board_link.display(),
+        args.arm_link.display()
+    )?;
+    out.flush()?;
+
+    let mut lines = stdin_lines();
+    while let Some(line) = lines.recv().await {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let answer = match line {
+            "setup" => {
+                world.set(&Position::new(variant));
+                "ok".to_owned()
+            }
+            "clear" => {
+                world.set_squares(Bitboard::EMPTY);
+                "ok".to_owned()
+            }
+            "show" => {
+                let squares: Vec<String> = world
+                    .occupancy()
+                    .into_iter()
+                    .map(|sq| engine::notation::square_name(variant, sq))
+                    .collect();
+                format!("pieces on {}", squares.join(" "))
+            }
+            "arm" => {
+                let pose = arm.pose();
+                format!(
+                    "arm at {} holding {}",
+                    hal::arm::Point::from_pose(pose),
+                    if arm.holding() { "a piece" } else { "nothing" }
+                )
+            }
+            _ => match Action::parse(variant, None, line) {
+                Ok(action) => {
+                    if action.act(&mut world).await {
+                        board.press(ButtonId::CONFIRM);
+                    }
+                    "ok".to_owned()
+                }
+                Err(err) => format!("error: {err:#} (or setup, clear, show, arm)"),
+            },
+        };
+        writeln!(out, "{answer}")?;
+        out.flush()?;
+    }
+    // Input ended: keep serving until interrupted, so the devices can run in the background.
+    tokio::signal::ctrl_c()
+        .await
+        .context("waiting for Ctrl-C")?;
+    Ok(())
+}

@@ -1,0 +1,182 @@
+//! `checkerbot doctor`: a line per check, in plain words, against the simulated devices on
+//! pseudo-terminals and with each thing an operator gets wrong.
+
+mod support;
+
+use std::path::Path;
+
+use support::{SimDevices, checkerbot};
+
+/// The doctor's line for `check`.
+fn line<'a>(report: &'a str, check: &str) -> &'a str {
+    report
+        .lines()
+        .find(|line| {
+            line.split_once(':')
+                .is_some_and(|(head, _)| head.ends_with(check))
+        })
+        .unwrap_or_else(|| panic!("no {check} line in:\n{report}"))
+}
+
+fn is_ok(report: &str, check: &str) -> bool {
+    line(report, check).starts_with("ok ")
+}
+
+#[test]
+fn everything_passes_against_the_simulated_devices() {
+    let devices = SimDevices::start("");
+    let (success, report) = checkerbot(&["doctor"], &devices.config);
+    for check in [
+        "settings",
+        "state directory",
+        "calibration",
+        "board controller",
+        "arm",
+        "player",
+        "voice packs",
+    ] {
+        assert!(is_ok(&report, check), "{check}:\n{report}");
+    }
+    assert!(
+        line(&report, "board controller").contains("answers"),
+        "{report}"
+    );
+    assert!(
+        line(&report, "arm").contains("Dobot firmware 3.5.1"),
+        "{report}"
+    );
+    // A machine without a sound card (a build server) reports that, and only that.
+    assert_eq!(success, is_ok(&report, "audio"), "{report}");
+    if !success {
+        assert!(
+            line(&report, "audio").contains("plug in the speaker"),
+            "{report}"
+        );
+    }
+}
+
+/// Settings with this state directory and these extra keys; the devices absent.
+fn settings(dir: &Path, extra: &str) -> std::path::PathBuf {
+    let config = dir.join("checkerbot.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "{extra}\n[paths]\nstate_dir = \"{}\"\n[devices]\nboard_port = \
+             \"/dev/checkerbot-no-such-board\"\narm_port = \"/dev/checkerbot-no-such-arm\"\n",
+            dir.display()
+        ),
+    )
+    .unwrap();
+    config
+}
+
+#[test]
+fn missing_ports_and_calibration_are_named_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let (success, report) = checkerbot(&["doctor"], &settings(dir.path(), ""));
+    assert!(!success);
+    let board = line(&report, "board controller");
+    assert!(board.starts_with("PROBLEM"), "{report}");
+    assert!(
+        board.contains("/dev/checkerbot-no-such-board does not exist"),
+        "{board}"
+    );
+    assert!(board.contains("plugged in"), "{board}");
+    assert!(line(&report, "arm").contains("/dev/checkerbot-no-such-arm does not exist"));
+    let calibration = line(&report, "calibration");
+    assert!(calibration.starts_with("PROBLEM"), "{report}");
+    assert!(
+        calibration.contains("calibration.toml does not exist"),
+        "{calibration}"
+    );
+    assert!(
+        calibration.contains("checkerbot calibrate"),
+        "{calibration}"
+    );
+    assert!(is_ok(&report, "state directory"), "{report}");
+    assert!(
+        report.trim_end().ends_with("checks found a problem"),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_bad_model_path_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = settings(
+        dir.path(),
+        "[play]\nlevel = 3\n[paths]\nmodels_dir = \"/nonexistent-models\"",
+    );
+    // [paths] twice is not TOML: merge the model path into the one section.
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replacen("[paths]\nmodels_dir = \"/nonexistent-models\"\n", "", 1)
+        .replace(
+            "[paths]\n",
+            "[paths]\nmodels_dir = \"/nonexistent-models\"\n",
+        );
+    std::fs::write(&config, text).unwrap();
+    let (success, report) = checkerbot(&["doctor"], &config);
+    assert!(!success);
+    let player = line(&report, "player");
+    assert!(player.starts_with("PROBLEM"), "{report}");
+    assert!(player.contains("/nonexistent-models"), "{player}");
+    assert!(player.contains("paths.models_dir"), "{player}");
+}
+
+#[test]
+fn a_port_held_by_another_process_is_named() {
+    let devices = SimDevices::start("");
+    let _held = tokio_serial::new(devices.board_port().to_string_lossy(), 115_200)
+        .open_native()
+        .expect("the test opens the port first");
+    let (success, report) = checkerbot(&["doctor"], &devices.config);
+    assert!(!success);
+    let board = line(&report, "board controller");
+    assert!(board.contains("held by another process"), "{report}");
+    assert!(is_ok(&report, "arm"), "{report}");
+}
+
+#[test]
+fn swapped_ports_are_reported_as_silent_devices() {
+    let devices = SimDevices::start("");
+    let text = std::fs::read_to_string(&devices.config).unwrap();
+    let board = devices.board_port().display().to_string();
+    let arm = devices.dir.path().join("arm").display().to_string();
+    let swapped = text
+        .replace(&board, "BOARD")
+        .replace(&arm, &board)
+        .replace("BOARD", &arm);
+    std::fs::write(&devices.config, swapped).unwrap();
+    let started = std::time::Instant::now();
+    let (success, report) = checkerbot(&["doctor"], &devices.config);
+    assert!(!success);
+    assert!(
+        line(&report, "board controller").contains("no board controller answers"),
+        "{report}"
+    );
+    assert!(
+        line(&report, "board controller").contains("not the arm's port"),
+        "{report}"
+    );
+    assert!(
+        line(&report, "arm").contains("no Dobot answers"),
+        "{report}"
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(15),
+        "each device has a short time limit"
+    );
+}
+
+#[test]
+fn invalid_settings_stop_the_checks_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("checkerbot.toml");
+    std::fs::write(&config, "[emotions]\natitude = \"rival\"\n").unwrap();
+    let (success, report) = checkerbot(&["doctor"], &config);
+    assert!(!success);
+    let settings = line(&report, "settings");
+    assert!(settings.contains("atitude"), "{report}");
+    assert_eq!(report.lines().count(), 2, "{report}");
+}
