@@ -11,7 +11,7 @@ mod load;
 mod sections;
 mod validate;
 
-pub use load::{ENV_PREFIX, LoadError, load, load_with_env};
+pub use load::{ENV_PREFIX, LoadError, load, load_with_env, parse};
 pub use sections::{
     ArmKind, DeviceSettings, GameSettings, OperatorSettings, PathSettings, PlaySettings, RobotSide,
     SensorSettings, Settings,

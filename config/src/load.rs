@@ -57,6 +57,24 @@ pub fn load_with_env(
             .try_parsing(true)
             .source(Some(env)),
     );
+    settings_from(builder, file)
+}
+
+/// The settings a TOML text gives over the defaults, environment aside: what [`load`] makes of
+/// a file holding `text`, for callers that hold the text itself (the fuzz target in `fuzz/`).
+pub fn parse(text: &str) -> Result<Settings, LoadError> {
+    settings_from(
+        Config::builder().add_source(File::from_str(text, FileFormat::Toml)),
+        Some(Path::new("(settings text)")),
+    )
+}
+
+/// Builds the layers, reads them into settings and validates those; `file` names the source
+/// in errors (`None`: the environment).
+fn settings_from(
+    builder: config::ConfigBuilder<config::builder::DefaultState>,
+    file: Option<&Path>,
+) -> Result<Settings, LoadError> {
     let read = |error| LoadError::Read {
         path: file.map(Path::to_path_buf),
         error,

@@ -176,6 +176,21 @@ fn the_default_models_folder_is_the_source_trees_during_development() {
 }
 
 #[test]
+fn settings_text_reads_like_a_file_and_names_what_is_wrong() {
+    let text = std::fs::read_to_string(DOCUMENTED).unwrap();
+    assert_eq!(
+        checkerbot_config::parse(&text).unwrap(),
+        Settings::default()
+    );
+    let settings = checkerbot_config::parse("[play]\nlevel = 2\n").unwrap();
+    assert_eq!(settings.play.level, 2);
+    let typo = checkerbot_config::parse("[emotions]\natitude = \"rival\"\n").unwrap_err();
+    assert!(typo.to_string().contains("atitude"), "{typo}");
+    let range = checkerbot_config::parse("[play]\nlevel = 9\n").unwrap_err();
+    assert!(range.to_string().contains("play.level"), "{range}");
+}
+
+#[test]
 fn the_operator_page_needs_a_token_off_localhost() {
     let path = write(
         "lan.toml",
