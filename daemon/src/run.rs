@@ -110,7 +110,9 @@ pub fn load_calibration(state_dir: &Path) -> anyhow::Result<Calibration> {
     let path = state_dir.join(CALIBRATION_FILE);
     let text = std::fs::read_to_string(&path).with_context(|| {
         format!(
-            "reading the arm's calibration {} (start from hal/data/calibration.example.toml)",
+            "reading the arm's calibration {} (teach one with `checkerbot calibrate`; an \
+             example is /usr/share/doc/checkerbot/calibration.example.toml when installed, \
+             hal/data/calibration.example.toml in the source tree)",
             path.display()
         )
     })?;
