@@ -3,10 +3,10 @@
 //!
 //! The loop waits in one `select!` for whatever comes first: a button press (answered with a
 //! debounced scan), the search finishing on its worker thread, the arm finishing its task, a
-//! setup poll, the emotion clock, settings reloads, the operator page's commands, shutdown. Nothing in it blocks: searches run
-//! on the blocking pool (on the loop's own thread only in a fast simulation, see [`ThinkOn`])
-//! and arm moves in their own task, so heartbeats, blinking and presses are served while the
-//! robot thinks or moves. Its clock is tokio's, so a simulation with a paused clock runs a
+//! setup poll, the emotion clock, settings reloads, the operator page's commands, shutdown.
+//! Nothing in it blocks: searches run on the blocking pool (on the loop's own thread only in a
+//! fast simulation, see [`ThinkOn`]) and arm moves in their own task, so heartbeats, blinking
+//! and presses are served while the robot thinks or moves. Its clock is tokio's, so a simulation with a paused clock runs a
 //! whole game in virtual time and replays exactly.
 
 mod backoff;
