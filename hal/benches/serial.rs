@@ -9,15 +9,17 @@
 
 use std::time::{Duration, Instant};
 
+#[path = "../tests/dobot_rig/mod.rs"]
+mod dobot_rig;
+
 use hal::controller::device::{ControllerDevice, DeviceConfig};
 use hal::controller::link::{LinkConfig, connect};
 use hal::controller::peer::PeerConfig;
-use hal::device::{BoardSensor, Pose};
+use hal::device::BoardSensor;
 use hal::dobot::{Command, DobotArm, DobotConfig};
 use hal::sim::board::sim_board;
-use hal::sim::dobot::{SimBoardLayout, VirtualDobot, VirtualDobotConfig};
+use hal::sim::dobot::{VirtualDobot, VirtualDobotConfig};
 use hal::{BoardSize, Occupancy};
-use tokio::io::duplex;
 use tokio_serial::SerialStream;
 
 const WARM_UP: usize = 200;
@@ -64,22 +66,8 @@ fn micros(duration: Duration) -> f64 {
 }
 
 async fn dobot_round_trips() {
-    let (board_io, _unused) = duplex(64);
-    let (board, _controller) = sim_board(
-        board_io,
-        Occupancy::empty(BoardSize::Squares32),
-        PeerConfig::default(),
-    );
-    let layout = SimBoardLayout::new(
-        BoardSize::Squares32,
-        Pose {
-            x: 150.0,
-            y: 87.5,
-            z: -40.0,
-            r: 0.0,
-        },
-        25.0,
-    );
+    let board = dobot_rig::board(&[]);
+    let layout = dobot_rig::layout();
     let dobot = VirtualDobot::new(board, layout, VirtualDobotConfig::default());
     let (host, device) = SerialStream::pair().expect("a pty pair opens");
     tokio::spawn(dobot.serve(device).run());
