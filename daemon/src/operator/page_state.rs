@@ -342,10 +342,7 @@ impl Tracker {
                 mistakes_total: 0,
             };
         }
-        self.state
-            .today
-            .stats
-            .count(event, self.robot == Color::White);
+        self.state.today.stats.count(event, view.game);
         self.state.today.mistakes_total = self.state.today.stats.mistakes_total();
         let variant = host.game().position().variant();
         self.state.choices = host
@@ -587,13 +584,26 @@ mod tests {
 
     use super::*;
     use crate::host::{Action, Event, Host, RobotColor, SearchReply};
+    use crate::robot::GameNow;
+
+    /// What the robot shows its observers of `host`, with no face.
+    fn view_of(host: &Host) -> View<'_> {
+        View {
+            host,
+            face: None,
+            game: GameNow {
+                id: "test",
+                plies: host.game().moves().len() as u64,
+                robot_is_white: host.robot() == engine::Color::White,
+            },
+        }
+    }
 
     /// Feeds `event` to the host and every event it logs to the tracker.
     fn step(host: &mut Host, tracker: &mut Tracker, event: Event, t: u64) {
         for action in host.handle(event, Millis(t)) {
             if let Action::Log(event) = action {
-                let view = View { host, face: None };
-                tracker.event(Millis(t), &event, view, "2026-11-30");
+                tracker.event(Millis(t), &event, view_of(host), "2026-11-30");
             }
         }
     }
@@ -681,28 +691,12 @@ mod tests {
             device: Device::Arm,
             message: "the Dobot did not answer".to_owned(),
         };
-        tracker.event(
-            Millis(4_000),
-            &fault,
-            View {
-                host: &host,
-                face: None,
-            },
-            "2026-11-30",
-        );
+        tracker.event(Millis(4_000), &fault, view_of(&host), "2026-11-30");
         assert!(!tracker.state().devices.arm.ok);
         assert!(tracker.state().devices.board.ok);
 
         // A new day starts the day's counters afresh.
-        tracker.event(
-            Millis(5_000),
-            &fault,
-            View {
-                host: &host,
-                face: None,
-            },
-            "2026-12-01",
-        );
+        tracker.event(Millis(5_000), &fault, view_of(&host), "2026-12-01");
         assert_eq!(tracker.state().today.date, "2026-12-01");
         assert_eq!(tracker.state().today.stats.faults, 1);
     }
@@ -755,15 +749,7 @@ mod tests {
         let mut tracker = Tracker::new(&settings, start, false, None, String::new());
         for action in actions {
             if let Action::Log(event) = action {
-                tracker.event(
-                    Millis(0),
-                    &event,
-                    View {
-                        host: &host,
-                        face: None,
-                    },
-                    "",
-                );
+                tracker.event(Millis(0), &event, view_of(&host), "");
             }
         }
         let game = &tracker.state().game;

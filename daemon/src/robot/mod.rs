@@ -45,7 +45,7 @@ pub use operate::{Adjustment, Command, Done, Request};
 pub use piece_mover::PieceMover;
 pub use planned_arm::{ARM_RECONNECT_PATIENCE, PlannedArm, ReopenArm};
 pub use startup::{Startup, start_or_resume};
-pub use stats::Stats;
+pub use stats::{GameNow, Stats};
 pub use thinking::ThinkOn;
 
 /// What people around the robot can see of it: the simulated visitors act on it, the operator
@@ -128,6 +128,8 @@ struct Persistence {
     dir: StateDir,
     journal: Option<Journal>,
     stats: Stats,
+    /// A finished game's PDN, appended to the archive at the next save.
+    unarchived: Option<String>,
 }
 
 /// The devices, the brain and the outputs of one robot.
@@ -288,6 +290,7 @@ where
             journal: dir.load_journal().ok().flatten(),
             dir,
             stats,
+            unarchived: None,
         });
         Ok(())
     }
@@ -582,22 +585,35 @@ where
             .snapshot()
             .zip(self.game_id.clone())
             .map(|(snapshot, game_id)| Journal { game_id, snapshot });
+        // Counters, archive, journal, in this order: a ply or an end the counters hold that
+        // the journal lacks is played again after a restart and counted once
+        // (`Stats::count`); a game in the archive is never resumed (`start_or_resume`). Any
+        // other order would let a stop between two writes lose a ply or a game from the
+        // counters, or archive a game twice.
+        Self::save_stats(persistence, &self.stats)?;
+        if let Some(pdn) = persistence.unarchived.take() {
+            persistence.dir.archive(&pdn)?;
+        }
         if journal != persistence.journal {
             persistence.dir.save_journal(journal.as_ref())?;
             persistence.journal = journal;
         }
-        if self.stats != persistence.stats {
-            persistence.dir.save_stats(&self.stats)?;
-            persistence.stats = self.stats.clone();
+        Ok(())
+    }
+
+    fn save_stats(persistence: &mut Persistence, stats: &Stats) -> anyhow::Result<()> {
+        if *stats != persistence.stats {
+            persistence.dir.save_stats(stats)?;
+            persistence.stats = stats.clone();
         }
         Ok(())
     }
 
-    /// Appends a finished game to the archive (before its journal goes, so a crash between the
-    /// two cannot lose it).
-    fn archive(&mut self, record: &GameRecord) -> anyhow::Result<()> {
-        let Some(persistence) = &self.persistence else {
-            return Ok(());
+    /// Makes a finished game's archive entry, written by the next save (after the counters,
+    /// before the journal goes).
+    fn archive(&mut self, record: &GameRecord) {
+        let Some(persistence) = &mut self.persistence else {
+            return;
         };
         let date = utc_date(std::time::SystemTime::now());
         let id = self.game_id.clone().unwrap_or_default();
@@ -608,9 +624,8 @@ where
                 .iter()
                 .map(|(k, v)| (k.as_str(), v.as_str())),
         );
-        let path = persistence.dir.archive(&record.pdn(&tags))?;
-        self.archived_at = Some(path.display().to_string());
-        Ok(())
+        persistence.unarchived = Some(record.pdn(&tags));
+        self.archived_at = Some(persistence.dir.archive_path().display().to_string());
     }
 
     /// A debounced scan as engine squares; `None` (after logging a fault) when the board would
@@ -725,13 +740,19 @@ where
             }
             _ => event,
         };
-        self.stats.count(event, self.host.robot() == Color::White);
+        let game = GameNow {
+            id: self.game_id.as_deref().unwrap_or_default(),
+            plies: self.host.game().moves().len() as u64,
+            robot_is_white: self.host.robot() == Color::White,
+        };
+        self.stats.count(event, game);
         if matches!(event, LogEvent::GameOver { .. }) {
             self.games_done += 1;
         }
         let view = View {
             host: &self.host,
             face: self.face.as_ref(),
+            game,
         };
         for observer in &mut self.observers {
             observer.event(now, event, view)?;
@@ -762,7 +783,7 @@ where
                 })?;
             }
             Action::Log(event) => self.log(&event)?,
-            Action::GameFinished(record) => self.archive(&record)?,
+            Action::GameFinished(record) => self.archive(&record),
             Action::Search { .. } | Action::MoveArm { .. } | Action::VerifyBoard => {
                 unreachable!("the loop starts workers itself")
             }

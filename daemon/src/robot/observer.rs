@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use emotions::Millis;
 use serde_json::json;
 
+use super::GameNow;
 use crate::host::{Host, LogEvent};
 
 /// What an observer may look at besides the event.
@@ -17,6 +18,8 @@ pub struct View<'a> {
     pub host: &'a Host,
     /// The face shown now.
     pub face: Option<&'a emotions::Face>,
+    /// The game the event belongs to, for counting.
+    pub game: GameNow<'a>,
 }
 
 /// Something that follows the robot's events.

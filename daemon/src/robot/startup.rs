@@ -17,9 +17,9 @@ pub struct Startup {
     pub game_id: Option<String>,
 }
 
-/// Resumes the journaled game if there is one that fits the rules, else starts fresh. A
-/// journal that cannot be resumed is moved aside (never deleted) with a warning, unless the
-/// archive already holds its game.
+/// Resumes the journaled game if there is one that fits the rules and is not archived yet,
+/// else starts fresh. A journal that cannot be resumed is moved aside (never deleted) with a
+/// warning.
 pub fn start_or_resume(
     state: Option<&StateDir>,
     variant: Variant,
@@ -47,6 +47,16 @@ pub fn start_or_resume(
             return Ok(fresh());
         }
     };
+    if state.is_archived(&journal.game_id)? {
+        // Stopped between archiving the finished game and removing its journal (which may
+        // be a ply short of the end).
+        tracing::info!(
+            "the journaled game {} is over and archived",
+            journal.game_id
+        );
+        state.save_journal(None)?;
+        return Ok(fresh());
+    }
     match Host::resume(robot_color, mind(), &journal.snapshot, now) {
         Ok((host, actions)) => {
             tracing::info!(
@@ -59,12 +69,6 @@ pub fn start_or_resume(
                 actions,
                 game_id: Some(journal.game_id),
             })
-        }
-        Err(err) if state.is_archived(&journal.game_id)? => {
-            // Stopped between archiving the finished game and removing its journal.
-            tracing::info!("the journaled game is over and archived ({err:#})");
-            state.save_journal(None)?;
-            Ok(fresh())
         }
         Err(err) => {
             let aside = state.set_journal_aside()?;

@@ -32,12 +32,52 @@ pub struct Stats {
     pub faults_by_device: BTreeMap<String, u32>,
     /// Links that came back after they were lost, by device.
     pub reconnections: BTreeMap<String, u32>,
+    /// How far the game in progress (or the last one) was counted, so that a ply or an end
+    /// that happens again after a restart counts once: the counters are saved before the
+    /// journal, and a game resumed from a journal a ply behind plays that ply again.
+    pub counted: Option<CountedGame>,
+}
+
+/// How far one game was counted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountedGame {
+    /// The game's archive id.
+    pub game_id: String,
+    /// Its longest length in plies so far.
+    pub plies: u64,
+    /// Whether its end was counted.
+    pub over: bool,
+}
+
+impl CountedGame {
+    fn new(game_id: &str) -> CountedGame {
+        CountedGame {
+            game_id: game_id.to_owned(),
+            plies: 0,
+            over: false,
+        }
+    }
+}
+
+/// The game an event belongs to, as it stands after the event.
+#[derive(Debug, Clone, Copy)]
+pub struct GameNow<'a> {
+    /// Its archive id.
+    pub id: &'a str,
+    /// Its length in plies.
+    pub plies: u64,
+    /// Whether the robot plays White (results are counted from the robot's side).
+    pub robot_is_white: bool,
 }
 
 impl Stats {
-    /// Counts `event`; `robot_won` says, for a finished game, whether the winner was the robot.
-    pub fn count(&mut self, event: &LogEvent, robot_is_white: bool) {
+    /// Counts `event` of `game`. A ply the game already had, or an end already counted, is
+    /// not counted again; a move taken back and made again counts once.
+    pub fn count(&mut self, event: &LogEvent, game: GameNow<'_>) {
         match event {
+            LogEvent::GameStarted { .. } => {
+                self.counted = Some(CountedGame::new(game.id));
+            }
             LogEvent::VisitorMistake { reason, .. } => {
                 *self.mistakes.entry(reason.clone()).or_default() += 1;
             }
@@ -55,23 +95,46 @@ impl Stats {
                     .entry(device.as_str().to_owned())
                     .or_default() += 1;
             }
-            LogEvent::VisitorMove { .. } | LogEvent::RobotMove { .. } => self.plies += 1,
-            LogEvent::GameOver { result, .. } => match result.as_str() {
-                "1/2-1/2" => {
-                    self.games += 1;
-                    self.draws += 1;
+            LogEvent::VisitorMove { .. } | LogEvent::RobotMove { .. } => {
+                let counted = self.counted_game(game.id);
+                let new = game.plies.saturating_sub(counted.plies);
+                counted.plies = counted.plies.max(game.plies);
+                self.plies += new;
+            }
+            LogEvent::GameOver { result, .. } => {
+                let counted = self.counted_game(game.id);
+                if !counted.over {
+                    counted.over = true;
+                    self.count_result(result, game.robot_is_white);
                 }
-                "1-0" | "0-1" => {
-                    self.games += 1;
-                    if (result == "1-0") == robot_is_white {
-                        self.robot_wins += 1;
-                    } else {
-                        self.visitor_wins += 1;
-                    }
-                }
-                _ => self.unfinished += 1,
-            },
+            }
             _ => {}
+        }
+    }
+
+    /// How far game `id` was counted (from nothing if the counters last counted another).
+    fn counted_game(&mut self, id: &str) -> &mut CountedGame {
+        if self.counted.as_ref().is_none_or(|c| c.game_id != id) {
+            self.counted = Some(CountedGame::new(id));
+        }
+        self.counted.as_mut().expect("set above")
+    }
+
+    fn count_result(&mut self, result: &str, robot_is_white: bool) {
+        match result {
+            "1/2-1/2" => {
+                self.games += 1;
+                self.draws += 1;
+            }
+            "1-0" | "0-1" => {
+                self.games += 1;
+                if (result == "1-0") == robot_is_white {
+                    self.robot_wins += 1;
+                } else {
+                    self.visitor_wins += 1;
+                }
+            }
+            _ => self.unfinished += 1,
         }
     }
 
@@ -101,16 +164,14 @@ mod tests {
             device,
             message: String::new(),
         };
-        stats.count(&fault(Device::Arm), true);
-        stats.count(&fault(Device::Arm), true);
-        stats.count(&fault(Device::Board), true);
-        stats.count(
-            &LogEvent::Reconnected {
-                device: Device::Arm,
-                attempts: 3,
-            },
-            true,
-        );
+        count_all(&mut stats, "g", &[(fault(Device::Arm), 0)]);
+        count_all(&mut stats, "g", &[(fault(Device::Arm), 0)]);
+        count_all(&mut stats, "g", &[(fault(Device::Board), 0)]);
+        let reconnected = LogEvent::Reconnected {
+            device: Device::Arm,
+            attempts: 3,
+        };
+        count_all(&mut stats, "g", &[(reconnected, 0)]);
         assert_eq!(stats.faults, 3);
         assert_eq!(stats.faults_by_device["arm"], 2);
         assert_eq!(stats.faults_by_device["board"], 1);
@@ -120,14 +181,83 @@ mod tests {
         assert_eq!((old.faults, old.faults_by_device.len()), (2, 0));
     }
 
+    fn ply(text: &str) -> LogEvent {
+        LogEvent::VisitorMove {
+            mv: text.to_owned(),
+        }
+    }
+
+    /// Counts `events` of game `id`, each with the game's length after it.
+    fn count_all(stats: &mut Stats, id: &str, events: &[(LogEvent, u64)]) {
+        for (event, plies) in events {
+            let game = GameNow {
+                id,
+                plies: *plies,
+                robot_is_white: true,
+            };
+            stats.count(event, game);
+        }
+    }
+
+    #[test]
+    fn a_ply_or_an_end_played_again_after_a_restart_counts_once() {
+        let mut stats = Stats::default();
+        count_all(
+            &mut stats,
+            "g1",
+            &[(ply("c3-d4"), 1), (ply("f6-g5"), 2), (ply("g3-h4"), 3)],
+        );
+        // Restarted from a journal one ply behind: the third ply is played again.
+        let mut restarted: Stats =
+            serde_json::from_str(&serde_json::to_string(&stats).unwrap()).unwrap();
+        count_all(
+            &mut restarted,
+            "g1",
+            &[(ply("g3-h4"), 3), (ply("g5:e3"), 4), (over("0-1"), 4)],
+        );
+        assert_eq!((restarted.plies, restarted.games), (4, 1));
+        // ... and from a journal that still had the last ply before the end.
+        count_all(&mut restarted, "g1", &[(ply("g5:e3"), 4), (over("0-1"), 4)]);
+        assert_eq!((restarted.plies, restarted.games), (4, 1));
+        // The next game counts from its start.
+        count_all(&mut restarted, "g2", &[(ply("c3-d4"), 1), (over("1-0"), 1)]);
+        assert_eq!((restarted.plies, restarted.games), (5, 2));
+    }
+
+    #[test]
+    fn a_move_taken_back_and_made_again_counts_once() {
+        let mut stats = Stats::default();
+        count_all(
+            &mut stats,
+            "g1",
+            &[
+                (ply("c3-d4"), 1),
+                (ply("f6-g5"), 2),
+                (ply("f6-e5"), 2),
+                (ply("d4:f6"), 3),
+            ],
+        );
+        assert_eq!(stats.plies, 3);
+    }
+
     #[test]
     fn results_count_from_the_robots_side() {
         let mut stats = Stats::default();
-        stats.count(&over("1-0"), true);
-        stats.count(&over("1-0"), false);
-        stats.count(&over("0-1"), false);
-        stats.count(&over("1/2-1/2"), true);
-        stats.count(&over("*"), true);
+        let games = [
+            ("1-0", true),
+            ("1-0", false),
+            ("0-1", false),
+            ("1/2-1/2", true),
+            ("*", true),
+        ];
+        for (number, (result, robot_is_white)) in games.into_iter().enumerate() {
+            let game = GameNow {
+                id: &number.to_string(),
+                plies: 30,
+                robot_is_white,
+            };
+            stats.count(&over(result), game);
+        }
         assert_eq!(
             (
                 stats.games,
