@@ -100,7 +100,17 @@ pub(crate) async fn connect_dobot(
     path: PathBuf,
     baud: u32,
 ) -> anyhow::Result<DobotArm<SerialStream>> {
-    DobotArm::connect(open_port(&path, baud)?, DobotConfig::default())
+    connect_dobot_with(path, baud, DobotConfig::default()).await
+}
+
+/// [`connect_dobot`] with the driver's settings given (the simulated arm's park pose and
+/// speed).
+pub(crate) async fn connect_dobot_with(
+    path: PathBuf,
+    baud: u32,
+    config: DobotConfig,
+) -> anyhow::Result<DobotArm<SerialStream>> {
+    DobotArm::connect(open_port(&path, baud)?, config)
         .await
         .with_context(|| format!("no Dobot answering on {}", path.display()))
 }

@@ -1,9 +1,19 @@
-//! End-to-end runs of `checkerbot sim`: whole games with mistakes and arm faults.
+//! End-to-end runs of `checkerbot sim`: whole games with mistakes and arm faults, over
+//! in-memory links and over pseudo-terminals (`--link pty`).
 
 use std::process::Command;
 
 use engine::{Game, Variant, notation};
 use serde_json::Value;
+
+#[path = "../../engine/tests/support/python.rs"]
+mod python;
+
+/// pydraughts' reader of PDN files (one JSON line per game).
+const PDN_READER: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../engine/tests/oracle/pydraughts_read_pdn.py"
+);
 
 fn run_sim(args: &[&str]) -> (String, Vec<Value>) {
     let dir = std::env::temp_dir().join(format!("checkerbot-sim-test-{}", std::process::id()));
@@ -50,9 +60,15 @@ fn games_with_mistakes_and_faults_all_finish_with_only_legal_moves() {
     assert!(count("board_mismatch") > 0, "failed picks were noticed");
     assert!(log.iter().all(|e| e["t"].is_u64()));
 
-    // Replay every game's moves: each one the log accepted must be legal.
+    assert_eq!(replay_games(&log).len(), 12);
+}
+
+/// Replays every game of the log through the rules: each move the robot accepted or made must
+/// be legal, and each game it called over must really have ended. Returns the finished games.
+fn replay_games(log: &[Value]) -> Vec<Game> {
+    let mut finished = Vec::new();
     let mut game = Game::new(Variant::Russian);
-    for entry in &log {
+    for entry in log {
         match kind(entry) {
             "game_started" => game = Game::new(Variant::Russian),
             "visitor_move" | "robot_move" => {
@@ -61,10 +77,64 @@ fn games_with_mistakes_and_faults_all_finish_with_only_legal_moves() {
                     .unwrap_or_else(|e| panic!("logged move {text} is not legal: {e}"));
                 game.play(&mv).unwrap();
             }
-            "game_over" => assert!(game.outcome().is_some(), "the game really ended"),
+            "game_over" => {
+                assert!(game.outcome().is_some(), "the game really ended");
+                finished.push(game.clone());
+            }
             _ => {}
         }
     }
+    finished
+}
+
+#[test]
+fn a_whole_game_over_ptys_is_archived_and_pydraughts_replays_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let (stdout, log) = run_sim(&[
+        "--link",
+        "pty",
+        "--fast",
+        "--seed",
+        "3",
+        "--mistakes",
+        "0.3",
+        "--faults",
+        "0.2",
+        "--state",
+        state.to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("1 games:"), "{stdout}");
+    let count = |name| log.iter().filter(|e| kind(e) == name).count();
+    assert!(count("visitor_mistake") > 0, "mistakes were answered");
+    let played = replay_games(&log);
+    assert_eq!(played.len(), 1, "one game, played to its end");
+    let over = log.iter().find(|e| kind(e) == "game_over").unwrap();
+    let pdn = over["pdn"]
+        .as_str()
+        .expect("the game_over event names the archive");
+    assert_eq!(std::path::Path::new(pdn), state.join("games.pdn"));
+
+    // The archive holds the game as played, and an independent reader replays it.
+    let archive = archived(&state);
+    assert_eq!(archive.len(), 1);
+    assert_eq!(archive[0].game.moves(), played[0].moves());
+    assert_eq!(archive[0].result, over["result"].as_str().unwrap());
+    let python = python::venv("pydraughts", &["pydraughts==0.6.7"]);
+    let read = python::run(
+        Command::new(&python).arg(PDN_READER).arg(pdn),
+        "reading the robot's archive with pydraughts",
+    );
+    let entry: Value = serde_json::from_str(read.trim()).unwrap();
+    assert_eq!(entry["error"], Value::Null, "{entry}");
+    assert_eq!(entry["plies"], played[0].moves().len(), "{entry}");
+    if let Some(outcome) = played[0].outcome()
+        && let engine::GameResult::Win(side) = outcome.result
+    {
+        // Draw rules differ between implementations; a win is a win everywhere.
+        assert_eq!(entry["winner"], side.name(), "{entry}");
+    }
+    assert_eq!(counters(&state)["games"], 1);
 }
 
 #[test]
@@ -251,14 +321,64 @@ fn an_unfinished_game_is_resumed_from_the_state_directory() {
 
 #[test]
 fn a_simulation_killed_at_any_moment_loses_no_game() {
+    let rounds: Vec<(u64, u64)> = [40, 90, 150, 230, 320, 410].into_iter().zip(0..).collect();
+    killed_at_random_moments(&["--fast"], 4, &rounds);
+}
+
+#[test]
+fn a_simulation_over_ptys_killed_at_any_moment_resumes_the_same_game() {
+    // On the real clock a move takes about a second: kills land anywhere in the first game,
+    // including mid-arm-move.
+    let rounds: Vec<(u64, u64)> = [900, 2_300, 3_100, 4_700, 5_200, 6_900]
+        .into_iter()
+        .zip(20..)
+        .collect();
+    killed_at_random_moments(&["--link", "pty", "--fast"], 1, &rounds);
+}
+
+/// The moves of the journaled game in progress, and its id.
+fn journaled(state: &std::path::Path) -> Option<(String, Vec<String>)> {
+    let text = std::fs::read_to_string(state.join("journal.json")).ok()?;
+    let journal: Value = serde_json::from_str(&text).expect("the journal is whole JSON");
+    let moves = journal["snapshot"]["moves"].as_array().unwrap();
+    Some((
+        journal["game_id"].as_str().unwrap().to_owned(),
+        moves
+            .iter()
+            .map(|m| m.as_str().unwrap().to_owned())
+            .collect(),
+    ))
+}
+
+/// Runs `sim` with `args` for `games` games in one state directory again and again, killing
+/// it (SIGKILL) after each round's delay (ms) with each round's seed, then lets a last run
+/// finish: every game interrupted is resumed where its journal stood, and none is lost or
+/// archived twice.
+fn killed_at_random_moments(args: &[&str], games: u32, rounds: &[(u64, u64)]) {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
     let state_arg = state.to_str().unwrap();
-    for (round, delay_ms) in [40u64, 90, 150, 230, 320, 410].into_iter().enumerate() {
+    let mut left = None;
+    let mut interrupted = Vec::new();
+    for &(delay_ms, seed) in rounds {
+        let events = dir.path().join(format!("events-{seed}.jsonl"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
-            .args(["sim", "--fast", "--games", "4", "--mistakes", "0.2"])
-            .args(["--faults", "0.05", "--state", state_arg, "--seed"])
-            .arg(round.to_string())
+            .arg("sim")
+            .args(args)
+            .args([
+                "--mistakes",
+                "0.2",
+                "--faults",
+                "0.05",
+                "--state",
+                state_arg,
+            ])
+            .arg("--games")
+            .arg(games.to_string())
+            .arg("--seed")
+            .arg(seed.to_string())
+            .arg("--events")
+            .arg(&events)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .spawn()
@@ -266,11 +386,19 @@ fn a_simulation_killed_at_any_moment_loses_no_game() {
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
         let _ = child.kill();
         child.wait().unwrap();
+        check_resumed(left.as_ref(), &events_so_far(&events));
+        left = journaled(&state);
+        interrupted.extend(left.iter().map(|(id, _)| id.clone()));
     }
     // A last run plays on to the end of its games.
+    let events = dir.path().join("events-last.jsonl");
     sim(&[
-        "--fast", "--games", "2", "--state", state_arg, "--seed", "99",
-    ]);
+        args,
+        &["--games", "2", "--state", state_arg, "--seed", "99"],
+        &["--events", events.to_str().unwrap()],
+    ]
+    .concat());
+    check_resumed(left.as_ref(), &events_so_far(&events));
     assert!(!state.join("journal.json").exists());
 
     let games = archived(&state);
@@ -282,6 +410,12 @@ fn a_simulation_killed_at_any_moment_loses_no_game() {
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), games.len(), "no game archived twice");
+    for id in &interrupted {
+        assert!(
+            ids.contains(&id.as_str()),
+            "the interrupted game {id} was archived"
+        );
+    }
     for game in &games {
         // The reader replayed every move; a finished game really ended.
         if game.result != "*" {
@@ -290,6 +424,20 @@ fn a_simulation_killed_at_any_moment_loses_no_game() {
     }
     let finished = games.iter().filter(|g| g.result != "*").count();
     assert_eq!(counters(&state)["games"], finished);
+}
+
+/// A run that found `journaled` (a game's id and moves) started by resuming that game with
+/// all of those moves; `log` is its event log, as far as it got.
+fn check_resumed(journaled: Option<&(String, Vec<String>)>, log: &[Value]) {
+    let Some((_, moves)) = journaled else {
+        return;
+    };
+    let Some(first) = log.first() else {
+        // Killed before it wrote anything: the journal is still there for the next run.
+        return;
+    };
+    assert_eq!(first["type"], "resumed", "{first}");
+    assert_eq!(first["plies"], moves.len(), "{first}");
 }
 
 #[test]
@@ -326,13 +474,14 @@ fn a_link_that_keeps_failing_is_reconnected_and_the_games_still_end() {
 /// Plays `script` as the visitor (White) on the robot's first turn: a mistake and a press,
 /// then whatever puts the board right, then `c3-d4`. The robot must name `reason`, ask for
 /// exactly the squares in `remove` and `place`, and then take `c3-d4` and reply.
-fn check_first_move_mistake(
-    mistake: &str,
-    fix: &str,
-    reason: &str,
-    remove: &[&str],
-    place: &[&str],
-) {
+fn check_first_move_mistake(link: &str, case: &FirstMoveMistake) {
+    let FirstMoveMistake {
+        mistake,
+        fix,
+        reason,
+        remove,
+        place,
+    } = *case;
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("visitor.txt");
     let lines: Vec<&str> = mistake
@@ -343,7 +492,15 @@ fn check_first_move_mistake(
         .collect();
     std::fs::write(&script, lines.join("\n")).unwrap();
     let script_arg = format!("script:{}", script.display());
-    let (_, log) = run_sim(&["--fast", "--robot", "black", "--visitor", &script_arg]);
+    let (_, log) = run_sim(&[
+        "--link",
+        link,
+        "--fast",
+        "--robot",
+        "black",
+        "--visitor",
+        &script_arg,
+    ]);
     let mistakes: Vec<&Value> = log
         .iter()
         .filter(|e| kind(e) == "visitor_mistake")
@@ -382,34 +539,76 @@ fn check_first_move_mistake(
     );
 }
 
-#[test]
-fn each_first_move_mistake_is_named_with_its_fix_and_the_game_goes_on() {
-    // (mistake actions; actions that put the board right; reason; squares to clear; to fill)
-    check_first_move_mistake("lift c3", "place c3", "piece_missing", &[], &["c3"]);
-    check_first_move_mistake("place d4", "lift d4", "extra_piece", &["d4"], &[]);
-    check_first_move_mistake(
+/// A mistake on the visitor's first move and what the robot must say about it.
+struct FirstMoveMistake {
+    /// The visitor's actions, `;`-separated.
+    mistake: &'static str,
+    /// The actions that put the board right.
+    fix: &'static str,
+    reason: &'static str,
+    /// Squares the robot asks to clear.
+    remove: &'static [&'static str],
+    /// Squares the robot asks to fill.
+    place: &'static [&'static str],
+}
+
+const fn case(
+    mistake: &'static str,
+    fix: &'static str,
+    reason: &'static str,
+    remove: &'static [&'static str],
+    place: &'static [&'static str],
+) -> FirstMoveMistake {
+    FirstMoveMistake {
+        mistake,
+        fix,
+        reason,
+        remove,
+        place,
+    }
+}
+
+/// Each kind of mistake on the visitor's first move.
+const FIRST_MOVE_MISTAKES: [FirstMoveMistake; 6] = [
+    case("lift c3", "place c3", "piece_missing", &[], &["c3"]),
+    case("place d4", "lift d4", "extra_piece", &["d4"], &[]),
+    case(
         "move f6 e5",
         "move e5 f6",
         "robot_piece_moved",
         &["e5"],
         &["f6"],
-    );
-    check_first_move_mistake(
+    ),
+    case(
         "move c3 e5",
         "move e5 c3",
         "cannot_go_there",
         &["e5"],
         &["c3"],
-    );
-    check_first_move_mistake("move c3 b4;move b4 c3", "", "no_change", &[], &[]);
+    ),
+    case("move c3 b4;move b4 c3", "", "no_change", &[], &[]),
     // Two men moved: the nearest legal board is c3-d4 made, so only g3 is to be put back.
-    check_first_move_mistake(
+    case(
         "move c3 d4;move g3 h4",
         "move d4 c3;move h4 g3",
         "unclear",
         &["h4"],
         &["g3"],
-    );
+    ),
+];
+
+#[test]
+fn each_first_move_mistake_is_named_with_its_fix_and_the_game_goes_on() {
+    for case in &FIRST_MOVE_MISTAKES {
+        check_first_move_mistake("memory", case);
+    }
+}
+
+#[test]
+fn each_first_move_mistake_over_ptys_is_named_with_its_fix_and_the_game_goes_on() {
+    for case in &FIRST_MOVE_MISTAKES {
+        check_first_move_mistake("pty", case);
+    }
 }
 
 /// The event log's entries so far (the log is flushed after every event).
@@ -435,14 +634,15 @@ fn lines_of(log: &[Value], attitude: &str) -> usize {
 }
 
 #[test]
-fn a_settings_reload_mid_game_changes_the_attitude_of_the_next_lines() {
+fn a_settings_reload_mid_game_over_ptys_changes_the_attitude_of_the_next_lines() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("checkerbot.toml");
     let events = dir.path().join("events.jsonl");
     std::fs::write(&config, "[emotions]\nattitude = \"friendly\"\n").unwrap();
-    // Watched (not --fast): reloads come in real time, as on the robot.
+    // Watched (not --fast): reloads come in real time, as on the robot, and the devices are
+    // reached over pseudo-terminals, as real serial ports are.
     let mut child = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
-        .args(["sim", "--robot", "black", "--config"])
+        .args(["sim", "--link", "pty", "--robot", "black", "--config"])
         .arg(&config)
         .arg("--events")
         .arg(&events)

@@ -9,16 +9,16 @@
 //! calibration matching where that board lies.
 
 use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Context as _;
 use engine::{Bitboard, Position, Variant};
 use hal::controller::peer::PeerConfig;
 use hal::device::ButtonId;
 use hal::sim::board::sim_board;
-use tokio_serial::{SerialPort as _, SerialStream};
 
 use super::dobot_rig;
+use super::pty_cable::Pty;
 use super::visitor::{Action, stdin_lines};
 use super::world::World;
 use crate::rng::SplitMix;
@@ -52,31 +52,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .block_on(serve(args))
 }
 
-/// Opens a pseudo-terminal pair and points `link` at its device end. The returned device end
-/// is held open (never read) so the served end keeps working while clients come and go.
-fn pty(link: &Path) -> anyhow::Result<(SerialStream, SerialStream, String)> {
-    let (served, device) = SerialStream::pair().context("opening a pseudo-terminal pair")?;
-    let name = device
-        .name()
-        .context("the pseudo-terminal has no device name")?;
-    if link.symlink_metadata().is_ok() {
-        std::fs::remove_file(link).with_context(|| format!("replacing {}", link.display()))?;
-    }
-    std::os::unix::fs::symlink(&name, link)
-        .with_context(|| format!("linking {} to {name}", link.display()))?;
-    Ok((served, device, name))
-}
-
 async fn serve(args: &Args) -> anyhow::Result<()> {
     let variant = args.variant;
     let empty = occupancy_map::to_occupancy(variant.geometry(), Bitboard::EMPTY);
-    let (board_io, _board_device, board_name) = pty(&args.board_link)?;
-    let (board, controller) = sim_board(board_io, empty, PeerConfig::default());
+    let board_pty = Pty::open(&args.board_link)?;
+    let (board, controller) = sim_board(board_pty.served, empty, PeerConfig::default());
     tokio::spawn(controller.run());
-    let (arm_io, _arm_device, arm_name) = pty(&args.arm_link)?;
+    let arm_pty = Pty::open(&args.arm_link)?;
     let (dobot, calibration) =
         dobot_rig::virtual_dobot(board.clone(), variant, 0.0, &mut SplitMix::new(1))?;
-    tokio::spawn(dobot.serve(arm_io).run());
+    tokio::spawn(dobot.serve(arm_pty.served).run());
     let arm = dobot.clone();
     if let Some(path) = &args.calibration {
         crate::calibrate::save_calibration(path, &calibration.to_toml())?;
@@ -85,9 +70,11 @@ async fn serve(args: &Args) -> anyhow::Result<()> {
     let mut out = std::io::stdout();
     writeln!(
         out,
-        "ready: board controller on {} ({board_name}), Dobot on {} ({arm_name})",
+        "ready: board controller on {} ({}), Dobot on {} ({})",
         args.board_link.display(),
-        args.arm_link.display()
+        board_pty.name,
+        args.arm_link.display(),
+        arm_pty.name
     )?;
     out.flush()?;
 

@@ -15,7 +15,7 @@ use hal::sim::faulty_io::{ByteFaults, FaultyIo};
 use tokio::io::DuplexStream;
 
 use crate::rng::SplitMix;
-use crate::robot::{ARM_RECONNECT_PATIENCE, PlannedArm, ReopenArm, occupancy_map};
+use crate::robot::{ARM_RECONNECT_PATIENCE, Backoff, PlannedArm, ReopenArm, occupancy_map};
 
 /// The driver of the simulated arm.
 type SimDobot = DobotArm<FaultyIo<DuplexStream>>;
@@ -157,15 +157,37 @@ pub async fn connect_sim_arm(
         faults,
         rng: SplitMix::new(rng.next_u64()),
     };
-    let arm = link.clone().connect().await?;
     let mut relink = link;
-    let reopen: ReopenArm<SimDobot> = Box::new(move || {
+    let mut reopen: ReopenArm<SimDobot> = Box::new(move || {
         let next = relink.clone();
         // Each link draws its own seeds, so the run replays however long reconnecting took.
         relink.rng = SplitMix::new(relink.rng.next_u64());
         Box::pin(next.connect())
     });
+    let arm = first_connection(&mut reopen).await?;
     Ok(PlannedArm::new(arm, calibration).reconnect_with(reopen, ARM_RECONNECT_PATIENCE))
+}
+
+/// Attempts at the simulated arm's first connection: `--faults` may hang its link up during
+/// the handshake, as a flaky cable could; a fourth hang-up in a row is not a fault any more.
+const FIRST_CONNECTION_ATTEMPTS: u32 = 4;
+
+/// Opens the simulated arm's first link with `reopen`, trying again (with the robot's backoff)
+/// when a simulated fault cuts it during the handshake.
+pub async fn first_connection<A>(reopen: &mut ReopenArm<A>) -> anyhow::Result<A> {
+    let mut backoff = Backoff::new();
+    let mut attempt = 1;
+    loop {
+        match reopen().await {
+            Ok(arm) => return Ok(arm),
+            Err(err) if attempt < FIRST_CONNECTION_ATTEMPTS => {
+                tracing::debug!("the simulated arm's first link failed: {err:#}; again");
+                tokio::time::sleep(backoff.next_wait()).await;
+                attempt += 1;
+            }
+            Err(err) => return Err(err),
+        }
+    }
 }
 
 /// What it takes to open one link to the virtual Dobot.
@@ -179,7 +201,7 @@ struct SimArmLink {
 
 /// Bytes read on the arm's link, on average, between two hang-ups at `--faults 1`: a few
 /// robot moves.
-const BYTES_BETWEEN_HANG_UPS: f64 = 20_000.0;
+pub const BYTES_BETWEEN_HANG_UPS: f64 = 20_000.0;
 
 impl SimArmLink {
     /// Serves the virtual Dobot on a fresh pipe and opens a driver session on it.
@@ -218,7 +240,6 @@ mod tests {
     use tokio::task::JoinHandle;
 
     use super::*;
-    use crate::robot::Backoff;
     use crate::robot::PieceMover as _;
     use crate::robot::planned_arm::ArmFault;
     use hal::{Error as _, ErrorKind};

@@ -13,7 +13,9 @@
 
 pub mod devices;
 pub mod dobot_rig;
+mod over_ptys;
 mod people;
+pub mod pty_cable;
 mod screen;
 mod visitor;
 mod world;
@@ -40,7 +42,8 @@ use crate::host::RobotColor;
 use crate::operator::{PageConfig, serve_page};
 use crate::rng::SplitMix;
 use crate::robot::{
-    EventLog, LoopConfig, Reconnect, Robot, Stats, ThinkOn, occupancy_map, start_or_resume,
+    EventLog, LoopConfig, PieceMover, Reconnect, Robot, Startup, Stats, ThinkOn, occupancy_map,
+    start_or_resume,
 };
 use crate::state::StateDir;
 use people::Pace;
@@ -98,6 +101,20 @@ pub struct Args {
     /// one); control actions need `operator.token` from the settings when one is set.
     #[arg(long, value_name = "ADDR")]
     operator: Option<std::net::SocketAddr>,
+    /// How the robot reaches the simulated devices: `memory` (in-memory byte streams) or `pty`
+    /// (pseudo-terminals it opens by path with the serial port code of `run`). Over ptys the
+    /// clock is real even with --fast, so a seed replays the moves but not every timing.
+    #[arg(long, value_enum, default_value = "memory")]
+    link: Link,
+}
+
+/// How the robot reaches the simulated devices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Link {
+    /// In-memory byte streams: the clock can be paused, so `--fast` runs replay exactly.
+    Memory,
+    /// Pseudo-terminals, opened by path as real serial ports are.
+    Pty,
 }
 
 fn robot_color(text: &str) -> Result<RobotColor, String> {
@@ -195,7 +212,7 @@ fn resolve_settings(args: &Args) -> anyhow::Result<(checkerbot_config::Settings,
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
-        .start_paused(args.fast)
+        .start_paused(paused_clock(args))
         .build()
         .context("starting the async runtime")?;
     let started = Instant::now();
@@ -302,14 +319,28 @@ fn voice(settings: &checkerbot_config::Settings, fast: bool, seed: u64) -> anyho
     Ok(Voice::new(library, speaker, &settings.sounds, seed))
 }
 
-/// How long the simulated people take: lifelike in a watched run, longer (and free) in a fast
-/// one, so that idle moods and lines have time to show in the log.
-fn pace(fast: bool) -> Pace {
-    if fast {
+/// Whether the run is on tokio's paused clock: `--fast` over in-memory links. Pseudo-terminals
+/// carry bytes outside the runtime, so a run over them keeps the real clock.
+fn paused_clock(args: &Args) -> bool {
+    args.fast && args.link == Link::Memory
+}
+
+/// How long the simulated people take: lifelike in a watched run, longer (and free) on the
+/// paused clock, so that idle moods and lines have time to show in the log, and brisk in a
+/// fast run on the real clock.
+fn pace(args: &Args) -> Pace {
+    if paused_clock(args) {
         Pace {
             setup: Duration::from_secs(20),
             visitor_move: Duration::from_secs(5),
             board_fix: Duration::from_secs(5),
+            patience: Duration::from_secs(30),
+        }
+    } else if args.fast {
+        Pace {
+            setup: Duration::from_millis(200),
+            visitor_move: Duration::from_millis(50),
+            board_fix: Duration::from_millis(200),
             patience: Duration::from_secs(30),
         }
     } else {
@@ -338,85 +369,150 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
         Millis(0),
     )?;
     let visitor = Visitor::new(args.visitor.clone(), rng.next_u64(), args.mistakes)?;
-
-    let (board, device, reconnect) =
-        sim_board_with_reconnect(variant, args.faults, &mut rng).await?;
-
-    let mut world = World::new(board.clone(), variant);
-    if let Some(snapshot) = startup.host.snapshot() {
-        // The board as the crash left it: a robot's move the arm had not finished is not on it.
-        let positions = startup.host.game().positions();
-        let standing = if snapshot.arm_pending {
-            positions[positions.len() - 2]
-        } else {
-            positions[positions.len() - 1]
-        };
-        world.set(&standing);
-    }
-    // Watched, the arm moves three times faster than a real Magician so a whole game fits in
-    // a few minutes; a fast run keeps real arm timing (it costs nothing on the paused clock).
-    let speedup = if args.fast { 1.0 } else { 3.0 };
-    let arm =
-        dobot_rig::connect_sim_arm(board.clone(), variant, args.faults, speedup, &mut rng).await?;
-
-    let voice = voice(&settings, args.fast, rng.next_u64())?;
-    let think_on = if args.fast {
-        ThinkOn::LoopThread
-    } else {
-        ThinkOn::Worker
-    };
-    let games = (args.games > 0).then_some(args.games);
-    let config = LoopConfig::from_settings(&settings, games, args.max_plies, think_on);
-    let brain = Brain::new(&settings, rng.next_u64());
-    let plays = brain.describe();
-    let mut robot = Robot::new(config, startup, device, reconnect, arm, brain, voice);
-    if let Some(state) = state {
-        robot.keep_state_in(state)?;
-    }
-    if let Some(reloads) = reloads(args)? {
-        robot.reload_from(reloads);
-    }
-    let mut screen = Screen::new(
-        screen_output(args),
-        !args.fast,
-        settings.emotions.face.clone(),
-    );
-    screen.line(&format!("the robot plays with {plays}"));
-    robot.observe(Box::new(screen));
-    if let Some(path) = &args.events {
-        let out: Box<dyn Write> = if path.as_os_str() == "-" {
-            Box::new(io::stdout())
-        } else {
-            Box::new(BufWriter::new(
-                File::create(path).with_context(|| format!("creating {}", path.display()))?,
-            ))
-        };
-        robot.observe(Box::new(EventLog::new(out)));
-    }
-    if let Some(bind) = args.operator {
-        let page = PageConfig {
-            bind,
-            token: settings.operator.token.clone(),
-            settings_file: args.config.clone(),
-        };
-        let address = serve_page(&mut robot, &settings, page).await?;
-        eprintln!("operator page on http://{address}/");
-    }
-
-    let (shutdown, shutdown_rx) = broadcast::channel(1);
-    let people = tokio::spawn(people::act(
-        robot.stage(),
-        world,
-        board,
+    let mut setup = Setup {
+        args,
+        settings,
+        startup,
+        state,
         visitor,
-        pace(args.fast),
-        shutdown.clone(),
-    ));
-    let mut stats = Box::pin(robot.run(shutdown_rx)).await?;
-    // The people finish when the robot's stage closes; a script error surfaces here.
-    if people.await.context("the simulated people failed")?? {
-        stats.unfinished += 1;
+        rng,
+    };
+    match args.link {
+        Link::Memory => {
+            let (board, device, reconnect) =
+                sim_board_with_reconnect(variant, args.faults, &mut setup.rng).await?;
+            // Watched, the arm moves three times faster than a real Magician so a whole game
+            // fits in a few minutes; a fast run keeps real arm timing (it costs nothing on the
+            // paused clock).
+            let speedup = if args.fast { 1.0 } else { 3.0 };
+            let arm = dobot_rig::connect_sim_arm(
+                board.clone(),
+                variant,
+                args.faults,
+                speedup,
+                &mut setup.rng,
+            )
+            .await?;
+            setup.play(board, device, reconnect, arm).await
+        }
+        Link::Pty => {
+            let links = tempfile::Builder::new()
+                .prefix("checkerbot-sim-")
+                .tempdir()
+                .context("making a folder for the pseudo-terminals' links")?;
+            // On the real clock: a fast run moves the arm ten times faster than a Magician.
+            let speedup = if args.fast { 30.0 } else { 3.0 };
+            let baud = setup.settings.devices.baud;
+            let (board, device, reconnect, arm) = over_ptys::connect(
+                links.path(),
+                variant,
+                args.faults,
+                speedup,
+                baud,
+                &mut setup.rng,
+            )
+            .await?;
+            eprintln!(
+                "simulated devices on pseudo-terminals: {}/board and {}/arm",
+                links.path().display(),
+                links.path().display()
+            );
+            setup.play(board, device, reconnect, arm).await
+        }
     }
-    let summary = Screen::new(screen_output(args), false, settings.emotions.face);
-    Ok((stats, summary))
+}
+
+/// What a simulation has before its devices are connected.
+struct Setup<'a> {
+    args: &'a Args,
+    settings: checkerbot_config::Settings,
+    startup: Startup,
+    state: Option<StateDir>,
+    visitor: Visitor,
+    rng: SplitMix,
+}
+
+impl Setup<'_> {
+    /// Runs the robot with these devices against the simulated people.
+    async fn play<M: PieceMover>(
+        mut self,
+        board: SimBoardHandle,
+        device: ControllerDevice,
+        reconnect: Reconnect<ControllerDevice>,
+        arm: M,
+    ) -> anyhow::Result<(Stats, Screen)> {
+        let (args, settings) = (self.args, &self.settings);
+        let mut world = World::new(board.clone(), settings.game.variant);
+        if let Some(snapshot) = self.startup.host.snapshot() {
+            // The board as the crash left it: a robot's move the arm had not finished is not
+            // on it.
+            let positions = self.startup.host.game().positions();
+            let standing = if snapshot.arm_pending {
+                positions[positions.len() - 2]
+            } else {
+                positions[positions.len() - 1]
+            };
+            world.set(&standing);
+        }
+        let voice = voice(settings, args.fast, self.rng.next_u64())?;
+        let think_on = if paused_clock(args) {
+            ThinkOn::LoopThread
+        } else {
+            ThinkOn::Worker
+        };
+        let games = (args.games > 0).then_some(args.games);
+        let config = LoopConfig::from_settings(settings, games, args.max_plies, think_on);
+        let brain = Brain::new(settings, self.rng.next_u64());
+        let plays = brain.describe();
+        let mut robot = Robot::new(config, self.startup, device, reconnect, arm, brain, voice);
+        if let Some(state) = self.state {
+            robot.keep_state_in(state)?;
+        }
+        if let Some(reloads) = reloads(args)? {
+            robot.reload_from(reloads);
+        }
+        let mut screen = Screen::new(
+            screen_output(args),
+            !args.fast,
+            settings.emotions.face.clone(),
+        );
+        screen.line(&format!("the robot plays with {plays}"));
+        robot.observe(Box::new(screen));
+        if let Some(path) = &args.events {
+            let out: Box<dyn Write> = if path.as_os_str() == "-" {
+                Box::new(io::stdout())
+            } else {
+                Box::new(BufWriter::new(
+                    File::create(path).with_context(|| format!("creating {}", path.display()))?,
+                ))
+            };
+            robot.observe(Box::new(EventLog::new(out)));
+        }
+        if let Some(bind) = args.operator {
+            let page = PageConfig {
+                bind,
+                token: settings.operator.token.clone(),
+                settings_file: args.config.clone(),
+            };
+            let address = serve_page(&mut robot, settings, page).await?;
+            eprintln!("operator page on http://{address}/");
+        }
+
+        let (shutdown, shutdown_rx) = broadcast::channel(1);
+        let people = tokio::spawn(people::act(
+            robot.stage(),
+            world,
+            board,
+            self.visitor,
+            pace(args),
+            shutdown.clone(),
+        ));
+        let mut stats = Box::pin(robot.run(shutdown_rx)).await?;
+        // The people finish when the robot's stage closes; a script error surfaces here.
+        if people.await.context("the simulated people failed")?? {
+            stats.unfinished += 1;
+        }
+        let summary = Screen::new(screen_output(args), false, self.settings.emotions.face);
+        Ok((stats, summary))
+    }
 }

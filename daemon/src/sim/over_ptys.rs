@@ -1,0 +1,79 @@
+//! `sim --link pty`: the simulated board controller and the virtual Dobot behind
+//! pseudo-terminals, opened by the robot exactly as `run` opens the real ones (by path,
+//! exclusively, at the configured baud rate, reopened by path when lost).
+
+use std::path::Path;
+
+use engine::{Bitboard, Variant};
+use hal::controller::device::ControllerDevice;
+use hal::controller::peer::PeerConfig;
+use hal::dobot::DobotArm;
+use hal::sim::board::{SimBoardHandle, sim_board};
+use tokio_serial::SerialStream;
+
+use super::dobot_rig::{self, BYTES_BETWEEN_HANG_UPS};
+use super::pty_cable::{CableFaults, plug_in};
+use crate::rng::SplitMix;
+use crate::robot::{ARM_RECONNECT_PATIENCE, PlannedArm, Reconnect, ReopenArm, occupancy_map};
+use crate::run::{connect_board, connect_dobot_with};
+
+/// The arm as `run` drives it.
+pub type PtyArm = PlannedArm<DobotArm<SerialStream>>;
+
+/// The simulated devices on pseudo-terminals linked from `dir` (`board` and `arm`), and the
+/// robot's ends of them. `faults` damages bytes on both cables and pulls the arm's now and
+/// then, as in the in-memory simulation.
+pub async fn connect(
+    dir: &Path,
+    variant: Variant,
+    faults: f64,
+    speedup: f32,
+    baud: u32,
+    rng: &mut SplitMix,
+) -> anyhow::Result<(
+    SimBoardHandle,
+    ControllerDevice,
+    Reconnect<ControllerDevice>,
+    PtyArm,
+)> {
+    let empty = occupancy_map::to_occupancy(variant.geometry(), Bitboard::EMPTY);
+    // The board is served on the cable's stream, once per plug-in.
+    let (unused, _) = tokio::io::duplex(1);
+    let (board, _) = sim_board(unused, empty, PeerConfig::default());
+    let board_link = dir.join("board");
+    let served = board.clone();
+    plug_in(
+        board_link.clone(),
+        move |io| {
+            tokio::spawn(served.serve(io, PeerConfig::default()).run());
+        },
+        CableFaults {
+            byte: faults / 200.0,
+            ..CableFaults::NONE
+        },
+        rng.next_u64(),
+    )?;
+    let device = connect_board(board_link.clone(), baud).await?;
+    let reconnect: Reconnect<ControllerDevice> =
+        Box::new(move || Box::pin(connect_board(board_link.clone(), baud)));
+
+    let (dobot, calibration) = dobot_rig::virtual_dobot(board.clone(), variant, faults, rng)?;
+    let arm_link = dir.join("arm");
+    plug_in(
+        arm_link.clone(),
+        move |io| {
+            tokio::spawn(dobot.serve(io).run());
+        },
+        CableFaults {
+            byte: faults / 400.0,
+            bytes_between_hang_ups: (faults > 0.0).then(|| BYTES_BETWEEN_HANG_UPS / faults),
+        },
+        rng.next_u64(),
+    )?;
+    let config = dobot_rig::driver_config(speedup);
+    let mut reopen: ReopenArm<DobotArm<SerialStream>> =
+        Box::new(move || Box::pin(connect_dobot_with(arm_link.clone(), baud, config)));
+    let dobot = dobot_rig::first_connection(&mut reopen).await?;
+    let arm = PlannedArm::new(dobot, calibration).reconnect_with(reopen, ARM_RECONNECT_PATIENCE);
+    Ok((board, device, reconnect, arm))
+}
