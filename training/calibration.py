@@ -19,6 +19,11 @@ A v of exactly 0 or 1 (a proven loss or win) is left out of the fit and kept as 
 `--map SLOPE,OFFSET` applies a given map before making the table: how a map fitted on some
 games does on others (held-out games logged without it).
 
+`--swings` also counts, per 100 moves, the changes of v from the robot's previous move in the
+game that cross the emotion model's default thresholds (`emotions/src/settings.rs`): a change
+of at least 0.25 (surprise), a drop of at least 0.15 to below 0.35 (fear), else a rise or a
+drop of at least 0.08 (joy, distress). With `--fit` or `--map`, before and after the map.
+
 Needs only the standard library.
 """
 
@@ -29,16 +34,42 @@ import math
 
 
 def read(paths):
-    """(v, result) of every logged move, and the number of games."""
-    moves = []
-    games = set()
+    """The logged games: for each, its (v, result) in the order of the moves."""
+    games = {}
     for path in paths:
         with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
             for line in f:
                 row = json.loads(line)
-                games.add((path, row["game"]))
-                moves.append((row["v"], row["result"]))
-    return moves, len(games)
+                games.setdefault((path, row["game"]), []).append(
+                    (row["move"], row["v"], row["result"])
+                )
+    return [[(v, r) for _, v, r in sorted(moves)] for moves in games.values()]
+
+
+# The emotion model's default thresholds (emotions/src/settings.rs, ExpressionSettings).
+SURPRISE = 0.25
+FEAR_DROP, FEAR_BELOW = 0.15, 0.35
+HAPPY_DELTA = SAD_DELTA = 0.08
+
+
+def swings(games, title):
+    """How often a change of v would make the face react, per 100 changes."""
+    counts = {"surprise": 0, "fear": 0, "joy": 0, "distress": 0}
+    changes = 0
+    for game in games:
+        for (before, _), (v, _) in zip(game, game[1:]):
+            delta = v - before
+            changes += 1
+            counts["surprise"] += abs(delta) >= SURPRISE
+            if -delta >= FEAR_DROP and v < FEAR_BELOW:
+                counts["fear"] += 1
+            elif delta >= HAPPY_DELTA:
+                counts["joy"] += 1
+            elif -delta >= SAD_DELTA:
+                counts["distress"] += 1
+    per_100 = ", ".join(f"{k} {100 * n / max(changes, 1):.1f}" for k, n in counts.items())
+    first = sum(game[0][0] for game in games) / len(games)
+    print(f"{title}: mean v at the first move {first:.2f}; per 100 changes of v: {per_100}\n")
 
 
 def logit(v):
@@ -117,25 +148,35 @@ def main():
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--fit", action="store_true", help="fit Platt scaling and print it")
     mode.add_argument("--map", metavar="SLOPE,OFFSET", help="apply this Platt map first")
+    parser.add_argument(
+        "--swings", action="store_true", help="count the changes of v the face reacts to"
+    )
     args = parser.parse_args()
-    moves, games = read(args.logs)
-    if not moves:
-        raise SystemExit("no moves in " + " ".join(args.logs))
     if args.map:
         try:
             slope, offset = (float(x) for x in args.map.split(","))
         except ValueError:
             raise SystemExit(f"--map {args.map!r}: expected two numbers, SLOPE,OFFSET")
-        mapped = [(platt(slope, offset, v), r) for v, r in moves]
-        table(mapped, games, f"v mapped with slope {slope}, offset {offset}")
-        return
-    table(moves, games, "v as logged")
-    if args.fit:
+    games = read(args.logs)
+    moves = [move for game in games for move in game]
+    if not moves:
+        raise SystemExit("no moves in " + " ".join(args.logs))
+    if args.map:
+        title = f"v mapped with slope {slope}, offset {offset}"
+    else:
+        table(moves, len(games), "v as logged")
+        if args.swings:
+            swings(games, "v as logged")
+        if not args.fit:
+            return
         slope, offset = fit(moves)
         print(f"Platt scaling: slope {slope:.4f}, offset {offset:.4f}")
         print(f"  Calibration {{ slope: {slope:.3f}, offset: {offset:.3f} }}\n")
-        mapped = [(platt(slope, offset, v), r) for v, r in moves]
-        table(mapped, games, "v' = sigmoid(slope * logit(v) + offset)")
+        title = "v' = sigmoid(slope * logit(v) + offset)"
+    mapped = [[(platt(slope, offset, v), r) for v, r in game] for game in games]
+    table([move for game in mapped for move in game], len(games), title)
+    if args.swings:
+        swings(mapped, title)
 
 
 if __name__ == "__main__":

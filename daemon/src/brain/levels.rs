@@ -2,9 +2,9 @@
 //!
 //! The reference robot set its difficulty by choosing the network generation; here a level is
 //! a generation plus a playout budget and a temperature, so the weak levels are both less
-//! knowledgeable and less careful. Without a network each level has an alpha-beta stand-in of
-//! similar strength: a depth and a share of random moves. The table's strength figures are in
-//! `models/README.md`.
+//! knowledgeable and less careful. Without a network each level has an alpha-beta stand-in: a
+//! depth and a share of random moves, meant to be of similar strength but measured stronger
+//! at every level (most at 1 and 2). The table's strength figures are in `models/README.md`.
 //!
 //! | level | network | playouts | temperature | without a network |
 //! |-------|---------|----------|-------------|-------------------|
