@@ -2,9 +2,9 @@
 //!
 //! The reference robot set its difficulty by choosing the network generation; here a level is
 //! a generation plus a playout budget and a temperature, so the weak levels are both less
-//! knowledgeable and less careful. Without a network each level has an alpha-beta stand-in of
-//! similar strength: a depth and a share of random moves. The table's strength figures are in
-//! `models/README.md`.
+//! knowledgeable and less careful. Without a network each level has an alpha-beta stand-in: a
+//! depth and a share of random moves, meant to be of similar strength but measured stronger
+//! at every level (most at 1 and 2). The table's strength figures are in `models/README.md`.
 //!
 //! | level | network | playouts | temperature | without a network |
 //! |-------|---------|----------|-------------|-------------------|
@@ -21,6 +21,15 @@
 //!
 //! A temperature of 0 plays the most visited move; above it the move is drawn from the visit
 //! counts (`N^(1/t)`), which is what makes levels 1 and 2 miss things a beginner can exploit.
+//!
+//! Each level but 3 reports a calibrated v ([`Calibration`]): its raw v, fitted against how its
+//! games ended, was too hopeful in the middle at levels 1-2 and too cautious at 4-5. Level 3's
+//! raw v was already close (calibration error 0.042; a fit would make it 0.026), so it stays.
+//! Level 5's map was fitted at 200 ms a move; at the robot's default 2 s there were too few
+//! games to check it. The map applies to the player the level asks for, not to
+//! the alpha-beta stand-in of levels 1-4, whose v was not fitted.
+
+use super::calibration::Calibration;
 
 /// The settings of one level.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -38,7 +47,40 @@ pub struct Level {
     pub fallback_depth: Option<u32>,
     /// Share of random moves of the alpha-beta stand-in.
     pub fallback_random: f64,
+    /// The map from the level's raw v to the v it reports; `None`: the raw v.
+    pub calibration: Option<Calibration>,
 }
+
+// The calibrations: Platt scaling fitted by `training/calibration.py --fit` on the v logs in
+// `training/v-logs/` (Russian, `checkerbot match` against random, alpha-beta depth 2 and
+// depth 4, one third each; the command for each is in `training/README.md`). They say how
+// the level did against that mix of opponents, weaker than and as strong as the alpha-beta
+// games the networks learned from; `models/README.md` has the tables before and after, on
+// these games and on held-out ones.
+
+/// Level 1 (gen1, 8 playouts, temperature 2): 300 games, seed 11, 5,918 moves. The raw v was
+/// too hopeful in the middle (0.4-0.5 ended 0.175) and too timid at the ends.
+pub const LEVEL_1_CALIBRATION: Calibration = Calibration {
+    slope: 2.530,
+    offset: -1.032,
+};
+/// Level 2 (gen1, 48 playouts, temperature 1): 300 games, seed 11, 6,062 moves; like level 1.
+pub const LEVEL_2_CALIBRATION: Calibration = Calibration {
+    slope: 2.990,
+    offset: -0.916,
+};
+/// Level 4 (gen2, 1,600 playouts): 300 games, seed 11, 7,918 moves. The raw v was too cautious
+/// (0.4-0.5 ended 0.723): the network expects an opponent as strong as its teacher.
+pub const LEVEL_4_CALIBRATION: Calibration = Calibration {
+    slope: 0.909,
+    offset: 0.959,
+};
+/// Level 5 (alpha-beta, 200 ms a move): 300 games, seeds 11 and 12, 7,331 moves. Alpha-beta's
+/// logistic v was far too cautious (0.5-0.6 ended 0.989).
+pub const LEVEL_5_CALIBRATION: Calibration = Calibration {
+    slope: 2.425,
+    offset: 2.852,
+};
 
 /// The most playouts of a level without a playout budget, if the caller never stops it.
 pub const UNTIMED_PLAYOUTS: u32 = 200_000;
@@ -54,6 +96,7 @@ pub const LEVELS: [Level; 5] = [
         temperature: 2.0,
         fallback_depth: Some(1),
         fallback_random: 0.4,
+        calibration: Some(LEVEL_1_CALIBRATION),
     },
     Level {
         number: 2,
@@ -62,6 +105,7 @@ pub const LEVELS: [Level; 5] = [
         temperature: 1.0,
         fallback_depth: Some(2),
         fallback_random: 0.15,
+        calibration: Some(LEVEL_2_CALIBRATION),
     },
     Level {
         number: 3,
@@ -70,6 +114,7 @@ pub const LEVELS: [Level; 5] = [
         temperature: 0.0,
         fallback_depth: Some(6),
         fallback_random: 0.0,
+        calibration: None,
     },
     Level {
         number: 4,
@@ -78,6 +123,7 @@ pub const LEVELS: [Level; 5] = [
         temperature: 0.0,
         fallback_depth: Some(10),
         fallback_random: 0.0,
+        calibration: Some(LEVEL_4_CALIBRATION),
     },
     Level {
         number: 5,
@@ -86,8 +132,16 @@ pub const LEVELS: [Level; 5] = [
         temperature: 0.0,
         fallback_depth: None,
         fallback_random: 0.0,
+        calibration: Some(LEVEL_5_CALIBRATION),
     },
 ];
+
+impl Level {
+    /// The v the level reports for its own player's raw `v` (see [`Level::calibration`]).
+    pub fn calibrated(&self, v: f32) -> f32 {
+        self.calibration.map_or(v, |map| map.apply(v))
+    }
+}
 
 /// The level `number`, clamped into 1..=5 (the settings are validated, but the robot must play
 /// whatever it is given).

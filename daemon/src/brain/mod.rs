@@ -13,6 +13,7 @@
 //! Randomness (temperature, the weak levels' random moves) comes from the seed given to
 //! [`Brain::new`], so a game replays exactly unless a search was stopped by the clock.
 
+pub mod calibration;
 pub mod levels;
 
 use std::path::{Path, PathBuf};
@@ -32,7 +33,8 @@ use crate::rng::SplitMix;
 pub struct Thought {
     /// The move to play.
     pub mv: Move,
-    /// The robot's win probability, 0..=1, after its own search (the emotions read it).
+    /// The robot's win probability, 0..=1, after its own search and the level's calibration
+    /// ([`levels::Level::calibration`]): the emotions read it.
     pub v: f32,
     /// The expected line, starting with `mv` when the move was the search's first choice.
     pub pv: Vec<Move>,
@@ -239,9 +241,15 @@ impl Brain {
             searched
         };
         let pv = if mv == searched { result.pv } else { vec![mv] };
+        // Level 5's own player is calibrated; the stand-in of levels 1-4 reports its raw v.
+        let v = if self.level.generation.is_none() {
+            self.level.calibrated(result.win_probability)
+        } else {
+            result.win_probability
+        };
         Thought {
             mv,
-            v: result.win_probability,
+            v,
             pv,
             playouts_or_nodes: result.nodes,
         }
@@ -388,7 +396,7 @@ fn mcts(
     };
     Some(Thought {
         mv: result.best,
-        v: result.v,
+        v: level.calibrated(result.v),
         pv,
         playouts_or_nodes: playouts,
     })

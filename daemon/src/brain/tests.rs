@@ -1,9 +1,15 @@
+#![allow(
+    clippy::float_cmp,
+    reason = "a Brain's v is compared with the same computation done again: exact"
+)]
+
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use checkerbot_config::Settings;
 use engine::{Game, Position, Variant};
 
+use super::levels::{LEVEL_5_CALIBRATION, LEVELS, Level};
 use super::{Brain, Thought, model_name};
 
 fn settings(level: u8, models: Option<&str>) -> Settings {
@@ -173,5 +179,78 @@ fn the_shipped_networks_play_when_the_library_is_installed() {
         // The same seed replays the same game.
         let mut again = Brain::new(&settings(level, None), 3);
         assert_eq!(first, play(&mut again, 20));
+    }
+    // The network levels with a map report it (level 3 has none).
+    for level in [1, 2, 4] {
+        assert!(Brain::new(&settings(level, None), 3).uses_network());
+        let map = super::level(level).calibration.unwrap();
+        let (v, raw) = with_and_without_the_map(&settings(level, None), |_| {}, &a_man_up());
+        assert_eq!(v, map.apply(raw), "level {level}");
+        assert_ne!(v, raw, "level {level}");
+    }
+}
+
+/// A Russian position with White a man up, so alpha-beta's raw v is neither even nor proven.
+fn a_man_up() -> Position {
+    engine::fen::parse(
+        Variant::Russian,
+        "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11",
+    )
+    .unwrap()
+}
+
+/// The first thought's v in `position` of a brain made from `settings` and `adjust`ed, and of
+/// the same brain without its level's map.
+fn with_and_without_the_map(
+    settings: &Settings,
+    adjust: impl Fn(&mut Level),
+    position: &Position,
+) -> (f32, f32) {
+    let stop = AtomicBool::new(false);
+    let think = |calibrated: bool| {
+        let mut brain = Brain::new(settings, 1);
+        adjust(&mut brain.level);
+        if !calibrated {
+            brain.level.calibration = None;
+        }
+        brain.think(position, &[], &stop).unwrap()
+    };
+    let (with, without) = (think(true), think(false));
+    assert_eq!(with.mv, without.mv, "the map changes v, not the play");
+    (with.v, without.v)
+}
+
+#[test]
+fn level_5_reports_its_calibrated_v() {
+    // A depth instead of the clock, so both searches see the same tree.
+    let depth_4 = |level: &mut Level| level.fallback_depth = Some(4);
+    let (v, raw) = with_and_without_the_map(&settings(5, None), depth_4, &a_man_up());
+    assert!(raw > 0.55 && raw < 0.95, "raw {raw}");
+    assert_eq!(v, LEVEL_5_CALIBRATION.apply(raw));
+    assert!(
+        v > raw + 0.05,
+        "a man up at level 5 is nearly won: {raw} -> {v}"
+    );
+}
+
+#[test]
+fn the_alpha_beta_stand_in_and_level_3_report_the_raw_v() {
+    assert_eq!(LEVELS[2].calibration, None);
+    for level in [1, 2, 3, 4] {
+        let stand_in = settings(level, Some("/nonexistent"));
+        assert!(!Brain::new(&stand_in, 1).uses_network());
+        let no_random = |level: &mut Level| level.fallback_random = 0.0;
+        let (v, raw) = with_and_without_the_map(&stand_in, no_random, &a_man_up());
+        assert_eq!(v, raw, "level {level}");
+        let searched = engine::search::Searcher::new(16).search(
+            &a_man_up(),
+            &[],
+            engine::search::Limits {
+                depth: super::level(level).fallback_depth.unwrap(),
+                nodes: super::levels::UNTIMED_NODES,
+            },
+            &AtomicBool::new(false),
+        );
+        assert_eq!(v, searched.win_probability, "level {level}");
     }
 }
