@@ -3,13 +3,14 @@
 //! The robot's loop runs exactly as on the robot. The board controller is `hal`'s simulator
 //! (Hall sensors, button, eyes, brows, neck) and the robot talks to it through the real
 //! controller protocol (framing, CRC, acknowledgements, heartbeats) over an in-memory byte
-//! stream, damaged on purpose with `--faults`. The simulated arm moves the magnets on that
-//! board (a failed pick leaves the piece where it was); the simulated people set the board up,
-//! play the visitor's moves and press the button.
+//! stream, or a pseudo-terminal with `--link pty`, damaged on purpose with `--faults`. The
+//! simulated arm moves the magnets on that board (a failed pick leaves the piece where it
+//! was); the simulated people set the board up, play the visitor's moves and press the button.
 //!
 //! `--fast` runs on tokio's paused clock: time jumps ahead whenever every task waits, so a game
-//! takes as long as its computation, and the same seed replays the same run. Without it the
-//! clock is real and the pace is a person's.
+//! takes as long as its computation, and the same seed replays the same run. Without it, or
+//! over pseudo-terminals (whose bytes cross the kernel, outside the runtime's clock), the clock
+//! is real.
 
 pub mod devices;
 pub mod dobot_rig;
@@ -396,26 +397,29 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
             setup.play(board, device, reconnect, arm).await
         }
         Link::Pty => {
-            let links = tempfile::Builder::new()
-                .prefix("checkerbot-sim-")
-                .tempdir()
-                .context("making a folder for the pseudo-terminals' links")?;
-            // On the real clock: a fast run moves the arm ten times faster than a Magician.
+            // With a state directory the links live in it (a killed run leaves nothing
+            // elsewhere); without one in a temporary folder.
+            let (links, _temporary) = if let Some(state) = &args.state {
+                (state.join("ptys"), None)
+            } else {
+                let folder = tempfile::Builder::new()
+                    .prefix("checkerbot-sim-")
+                    .tempdir()
+                    .context("making a folder for the pseudo-terminals' links")?;
+                (folder.path().to_owned(), Some(folder))
+            };
+            std::fs::create_dir_all(&links)
+                .with_context(|| format!("making {}", links.display()))?;
+            // On the real clock: a fast run moves the arm 30 times faster than a Magician.
             let speedup = if args.fast { 30.0 } else { 3.0 };
             let baud = setup.settings.devices.baud;
-            let (board, device, reconnect, arm) = over_ptys::connect(
-                links.path(),
-                variant,
-                args.faults,
-                speedup,
-                baud,
-                &mut setup.rng,
-            )
-            .await?;
+            let (board, device, reconnect, arm) =
+                over_ptys::connect(&links, variant, args.faults, speedup, baud, &mut setup.rng)
+                    .await?;
             eprintln!(
                 "simulated devices on pseudo-terminals: {}/board and {}/arm",
-                links.path().display(),
-                links.path().display()
+                links.display(),
+                links.display()
             );
             setup.play(board, device, reconnect, arm).await
         }
