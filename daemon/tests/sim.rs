@@ -16,12 +16,8 @@ const PDN_READER: &str = concat!(
 );
 
 fn run_sim(args: &[&str]) -> (String, Vec<Value>) {
-    let dir = std::env::temp_dir().join(format!("checkerbot-sim-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let events = dir.join(format!(
-        "events-{}.jsonl",
-        args.join("_").replace([' ', '/', ':'], "-")
-    ));
+    let dir = tempfile::tempdir().unwrap();
+    let events = dir.path().join("events.jsonl");
     let events_arg = events.to_str().unwrap();
     let stdout = sim(&[args, &["--events", events_arg]].concat());
     let log = std::fs::read_to_string(&events).unwrap();
@@ -179,9 +175,8 @@ fn bad_arguments_are_refused_with_a_reason() {
 
 #[test]
 fn the_settings_file_sets_attitude_language_and_variant() {
-    let dir = std::env::temp_dir().join(format!("checkerbot-sim-config-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("rival.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("rival.toml");
     std::fs::write(
         &config,
         "[game]\nvariant = \"brazilian\"\n[emotions]\nattitude = \"rival\"\n[sounds]\nlanguage = \"ru\"\n",
@@ -215,9 +210,8 @@ fn the_settings_file_sets_attitude_language_and_variant() {
 
 #[test]
 fn a_typo_in_the_settings_file_stops_with_the_key_named() {
-    let dir = std::env::temp_dir().join(format!("checkerbot-sim-typo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let config = dir.join("typo.toml");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("typo.toml");
     std::fs::write(&config, "[emotions]\natitude = \"rival\"\n").unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
         .args(["sim", "--fast", "--config", config.to_str().unwrap()])
