@@ -46,17 +46,35 @@ mod tests {
     use super::Calibration;
     use crate::brain::levels::LEVELS;
 
-    fn maps() -> Vec<(u8, Calibration)> {
+    /// Every map, the levels' own and their stand-ins', named for the messages.
+    fn maps() -> Vec<(String, Calibration)> {
         LEVELS
             .iter()
-            .filter_map(|level| level.calibration.map(|map| (level.number, map)))
+            .flat_map(|level| {
+                let own = level
+                    .calibration
+                    .map(|map| (format!("{}", level.number), map));
+                let stand_in = level
+                    .fallback_calibration
+                    .map(|map| (format!("{}'s stand-in", level.number), map));
+                [own, stand_in]
+            })
+            .flatten()
             .collect()
     }
 
     #[test]
-    fn every_level_but_3_has_a_map() {
-        let numbers: Vec<u8> = maps().iter().map(|(n, _)| *n).collect();
-        assert_eq!(numbers, [1, 2, 4, 5]);
+    fn every_level_but_3_has_a_map_and_so_has_every_stand_in() {
+        let numbers = |map: fn(&crate::brain::levels::Level) -> Option<Calibration>| {
+            LEVELS
+                .iter()
+                .filter(|level| map(level).is_some())
+                .map(|level| level.number)
+                .collect::<Vec<u8>>()
+        };
+        assert_eq!(numbers(|level| level.calibration), [1, 2, 4, 5]);
+        // Level 5 has no stand-in: its own player is alpha-beta.
+        assert_eq!(numbers(|level| level.fallback_calibration), [1, 2, 3, 4]);
     }
 
     #[test]
@@ -101,5 +119,9 @@ mod tests {
         // Levels 1 and 2 did worse than an even raw v said; 4 and 5 did better.
         assert!(level(1).apply(0.5) < 0.35 && level(2).apply(0.5) < 0.35);
         assert!(level(4).apply(0.5) > 0.65 && level(5).apply(0.5) > 0.9);
+        // So did the stand-ins: 1 and 2 worse (random moves), 3 and 4 better.
+        let stand_in = |n: usize| LEVELS[n - 1].fallback_calibration.unwrap();
+        assert!(stand_in(1).apply(0.5) < 0.35 && stand_in(2).apply(0.5) < 0.35);
+        assert!(stand_in(3).apply(0.5) > 0.55 && stand_in(4).apply(0.5) > 0.7);
     }
 }

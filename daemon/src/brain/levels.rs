@@ -3,15 +3,16 @@
 //! The reference robot set its difficulty by choosing the network generation; here a level is
 //! a generation plus a playout budget and a temperature, so the weak levels are both less
 //! knowledgeable and less careful. Without a network each level has an alpha-beta stand-in: a
-//! depth and a share of random moves, meant to be of similar strength but measured stronger
-//! at every level (most at 1 and 2). The table's strength figures are in `models/README.md`.
+//! depth and a share of random moves, chosen so that it scores like the network level against
+//! a random mover and against alpha-beta depth 2 (measured within 5 points of it at every
+//! level; within 9 against depth 4). The table's strength figures are in `models/README.md`.
 //!
 //! | level | network | playouts | temperature | without a network |
 //! |-------|---------|----------|-------------|-------------------|
-//! | 1 | gen1 | 8 | 2.0 | alpha-beta depth 1, 40% random moves |
-//! | 2 | gen1 | 48 | 1.0 | alpha-beta depth 2, 15% random moves |
-//! | 3 | gen2 | 400 | 0 | alpha-beta depth 6 |
-//! | 4 | gen2 | 1,600 | 0 | alpha-beta depth 10 |
+//! | 1 | gen1 | 8 | 2.0 | alpha-beta depth 1, 70% random moves |
+//! | 2 | gen1 | 48 | 1.0 | alpha-beta depth 2, 55% random moves |
+//! | 3 | gen2 | 400 | 0 | alpha-beta depth 3 |
+//! | 4 | gen2 | 1,600 | 0 | alpha-beta depth 5 |
 //! | 5 | none: alpha-beta until `move_time_ms` | | | the same |
 //!
 //! Level 5 is the strongest player within the move time, and measured at equal time (200 ms a
@@ -26,8 +27,10 @@
 //! games ended, was too hopeful in the middle at levels 1-2 and too cautious at 4-5. Level 3's
 //! raw v was already close (calibration error 0.042; a fit would make it 0.026), so it stays.
 //! Level 5's map was fitted at 200 ms a move; at the robot's default 2 s there were too few
-//! games to check it. The map applies to the player the level asks for, not to
-//! the alpha-beta stand-in of levels 1-4, whose v was not fitted.
+//! games to check it. The stand-ins of levels 1-4 have maps of their own
+//! ([`Level::fallback_calibration`]), fitted the same way on their own games: alpha-beta's
+//! logistic v was too hopeful for the stand-ins of levels 1-2 (they play random moves) and too
+//! cautious for those of 3-4.
 
 use super::calibration::Calibration;
 
@@ -47,6 +50,9 @@ pub struct Level {
     pub fallback_depth: Option<u32>,
     /// Share of random moves of the alpha-beta stand-in.
     pub fallback_random: f64,
+    /// The map from the stand-in's raw v (alpha-beta's logistic curve) to the v it reports;
+    /// `None` at level 5, whose own player is alpha-beta and uses [`Level::calibration`].
+    pub fallback_calibration: Option<Calibration>,
     /// The map from the level's raw v to the v it reports; `None`: the raw v.
     pub calibration: Option<Calibration>,
 }
@@ -82,6 +88,31 @@ pub const LEVEL_5_CALIBRATION: Calibration = Calibration {
     offset: 2.852,
 };
 
+/// Level 1's stand-in (depth 1, 70% random moves): 300 games, seed 11, 6,252 moves. Alpha-beta's
+/// v was too hopeful (0.4-0.5 ended 0.130): most of its moves are random.
+pub const STAND_IN_1_CALIBRATION: Calibration = Calibration {
+    slope: 1.252,
+    offset: -0.905,
+};
+/// Level 2's stand-in (depth 2, 55% random moves): 300 games, seed 11, 6,372 moves; like
+/// level 1's.
+pub const STAND_IN_2_CALIBRATION: Calibration = Calibration {
+    slope: 1.527,
+    offset: -0.889,
+};
+/// Level 3's stand-in (depth 3): 300 games, seed 11, 8,451 moves; a little too cautious
+/// (calibration error 0.088, with the map 0.061).
+pub const STAND_IN_3_CALIBRATION: Calibration = Calibration {
+    slope: 1.341,
+    offset: 0.413,
+};
+/// Level 4's stand-in (depth 5): 300 games, seed 11, 8,316 moves. Too cautious (0.5-0.6 ended
+/// 0.780), like level 4's network and level 5: it expects opponents as strong as itself.
+pub const STAND_IN_4_CALIBRATION: Calibration = Calibration {
+    slope: 1.020,
+    offset: 1.059,
+};
+
 /// The most playouts of a level without a playout budget, if the caller never stops it.
 pub const UNTIMED_PLAYOUTS: u32 = 200_000;
 /// The most alpha-beta nodes of a level without a depth, if the caller never stops it.
@@ -95,7 +126,8 @@ pub const LEVELS: [Level; 5] = [
         playouts: Some(8),
         temperature: 2.0,
         fallback_depth: Some(1),
-        fallback_random: 0.4,
+        fallback_random: 0.7,
+        fallback_calibration: Some(STAND_IN_1_CALIBRATION),
         calibration: Some(LEVEL_1_CALIBRATION),
     },
     Level {
@@ -104,7 +136,8 @@ pub const LEVELS: [Level; 5] = [
         playouts: Some(48),
         temperature: 1.0,
         fallback_depth: Some(2),
-        fallback_random: 0.15,
+        fallback_random: 0.55,
+        fallback_calibration: Some(STAND_IN_2_CALIBRATION),
         calibration: Some(LEVEL_2_CALIBRATION),
     },
     Level {
@@ -112,8 +145,9 @@ pub const LEVELS: [Level; 5] = [
         generation: Some(2),
         playouts: Some(400),
         temperature: 0.0,
-        fallback_depth: Some(6),
+        fallback_depth: Some(3),
         fallback_random: 0.0,
+        fallback_calibration: Some(STAND_IN_3_CALIBRATION),
         calibration: None,
     },
     Level {
@@ -121,8 +155,9 @@ pub const LEVELS: [Level; 5] = [
         generation: Some(2),
         playouts: Some(1_600),
         temperature: 0.0,
-        fallback_depth: Some(10),
+        fallback_depth: Some(5),
         fallback_random: 0.0,
+        fallback_calibration: Some(STAND_IN_4_CALIBRATION),
         calibration: Some(LEVEL_4_CALIBRATION),
     },
     Level {
@@ -132,6 +167,7 @@ pub const LEVELS: [Level; 5] = [
         temperature: 0.0,
         fallback_depth: None,
         fallback_random: 0.0,
+        fallback_calibration: None,
         calibration: Some(LEVEL_5_CALIBRATION),
     },
 ];
@@ -140,6 +176,17 @@ impl Level {
     /// The v the level reports for its own player's raw `v` (see [`Level::calibration`]).
     pub fn calibrated(&self, v: f32) -> f32 {
         self.calibration.map_or(v, |map| map.apply(v))
+    }
+
+    /// The v the level reports for alpha-beta's raw `v`: level 5's own map, else the map of
+    /// the level's stand-in ([`Level::fallback_calibration`]).
+    pub fn alpha_beta_calibrated(&self, v: f32) -> f32 {
+        let map = if self.generation.is_none() {
+            self.calibration
+        } else {
+            self.fallback_calibration
+        };
+        map.map_or(v, |map| map.apply(v))
     }
 }
 

@@ -241,12 +241,7 @@ impl Brain {
             searched
         };
         let pv = if mv == searched { result.pv } else { vec![mv] };
-        // Level 5's own player is calibrated; the stand-in of levels 1-4 reports its raw v.
-        let v = if self.level.generation.is_none() {
-            self.level.calibrated(result.win_probability)
-        } else {
-            result.win_probability
-        };
+        let v = self.level.alpha_beta_calibrated(result.win_probability);
         Thought {
             mv,
             v,

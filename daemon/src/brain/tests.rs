@@ -9,7 +9,7 @@ use std::time::Instant;
 use checkerbot_config::Settings;
 use engine::{Game, Position, Variant};
 
-use super::levels::{LEVEL_5_CALIBRATION, LEVELS, Level};
+use super::levels::{LEVEL_5_CALIBRATION, Level};
 use super::{Brain, Thought, model_name};
 
 fn settings(level: u8, models: Option<&str>) -> Settings {
@@ -61,7 +61,7 @@ fn without_a_model_it_plays_alpha_beta_and_says_why() {
     assert!(!brain.uses_network());
     let text = brain.describe();
     assert!(
-        text.starts_with("alpha-beta depth 6 (level 3; no network: "),
+        text.starts_with("alpha-beta depth 3 (level 3; no network: "),
         "{text}"
     );
     assert!(
@@ -110,7 +110,7 @@ fn reconfiguring_changes_the_level_and_the_variant() {
     assert!(
         brain
             .describe()
-            .starts_with("alpha-beta depth 1, 40% random moves (level 1")
+            .starts_with("alpha-beta depth 1, 70% random moves (level 1")
     );
     changed.game.variant = Variant::Brazilian;
     brain.reconfigure(&changed);
@@ -212,6 +212,7 @@ fn with_and_without_the_map(
         adjust(&mut brain.level);
         if !calibrated {
             brain.level.calibration = None;
+            brain.level.fallback_calibration = None;
         }
         brain.think(position, &[], &stop).unwrap()
     };
@@ -234,14 +235,12 @@ fn level_5_reports_its_calibrated_v() {
 }
 
 #[test]
-fn the_alpha_beta_stand_in_and_level_3_report_the_raw_v() {
-    assert_eq!(LEVELS[2].calibration, None);
+fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
     for level in [1, 2, 3, 4] {
         let stand_in = settings(level, Some("/nonexistent"));
         assert!(!Brain::new(&stand_in, 1).uses_network());
         let no_random = |level: &mut Level| level.fallback_random = 0.0;
         let (v, raw) = with_and_without_the_map(&stand_in, no_random, &a_man_up());
-        assert_eq!(v, raw, "level {level}");
         let searched = engine::search::Searcher::new(16).search(
             &a_man_up(),
             &[],
@@ -251,6 +250,10 @@ fn the_alpha_beta_stand_in_and_level_3_report_the_raw_v() {
             },
             &AtomicBool::new(false),
         );
-        assert_eq!(v, searched.win_probability, "level {level}");
+        assert_eq!(raw, searched.win_probability, "level {level}");
+        // The stand-in's own map, not the network's: they were fitted on different players.
+        let map = super::level(level).fallback_calibration.unwrap();
+        assert_eq!(v, map.apply(raw), "level {level}");
+        assert_ne!(v, raw, "level {level}");
     }
 }
