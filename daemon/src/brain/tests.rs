@@ -150,15 +150,24 @@ fn a_finished_game_has_no_move() {
     assert!(brain.think(&lost, &[], &AtomicBool::new(false)).is_none());
 }
 
-/// The shipped networks through the development copy of ONNX Runtime (`scripts/install-deps`).
-#[test]
-fn the_shipped_networks_play_when_the_library_is_installed() {
+/// Whether the development copy of ONNX Runtime (`scripts/install-deps`) or `ORT_DYLIB_PATH`
+/// is there; says why a test is skipped when not.
+fn onnxruntime_installed() -> bool {
     let lib = checkerbot_config::PathSettings::source_onnxruntime_dir();
-    if !lib.is_dir() && std::env::var_os("ORT_DYLIB_PATH").is_none() {
+    let installed = lib.is_dir() || std::env::var_os("ORT_DYLIB_PATH").is_some();
+    if !installed {
         eprintln!(
             "skipped: no ONNX Runtime in {} (run scripts/install-deps)",
             lib.display()
         );
+    }
+    installed
+}
+
+/// The shipped networks through the development copy of ONNX Runtime (`scripts/install-deps`).
+#[test]
+fn the_shipped_networks_play_when_the_library_is_installed() {
+    if !onnxruntime_installed() {
         return;
     }
     for level in [1, 3] {
@@ -256,4 +265,63 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
         assert_eq!(v, map.apply(raw), "level {level}");
         assert_ne!(v, raw, "level {level}");
     }
+}
+
+/// The networks `models/` ships, by file stem: both generations the levels use for every
+/// variant that has networks (`models/README.md`, "Shipped networks").
+const SHIPPED_NETWORKS: [&str; 12] = [
+    "brazilian-gen1",
+    "brazilian-gen2",
+    "english-gen1",
+    "english-gen2",
+    "italian-gen1",
+    "italian-gen2",
+    "pool-gen1",
+    "pool-gen2",
+    "russian-gen1",
+    "russian-gen2",
+    "russian-giveaway-gen1",
+    "russian-giveaway-gen2",
+];
+
+/// Every file in `models/` loads for the variant and generation its name gives (its metadata
+/// must name that variant and the encoding) and plays a legal first move, so a stale or
+/// misnamed network fails here rather than silently turning the robot into alpha-beta.
+#[test]
+fn every_shipped_network_loads_for_the_variant_its_name_gives() {
+    if !onnxruntime_installed() {
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "onnx") {
+            continue;
+        }
+        let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        let (variant, generation) = stem
+            .rsplit_once("-gen")
+            .and_then(|(v, g)| Some((v.parse::<Variant>().ok()?, g.parse::<u8>().ok()?)))
+            .unwrap_or_else(|| panic!("{stem}.onnx is not named <variant>-gen<N>.onnx"));
+        let level = (1..=5)
+            .find(|&n| super::level(n).generation == Some(generation))
+            .unwrap_or_else(|| panic!("{stem}.onnx: no level uses generation {generation}"));
+        let mut settings = settings(level, dir.to_str());
+        settings.game.variant = variant;
+        let mut brain = Brain::new(&settings, 1);
+        let text = brain.describe();
+        assert!(
+            text.starts_with(&format!("network {stem} via ONNX Runtime ")),
+            "{text}"
+        );
+        let position = Position::new(variant);
+        let thought = brain
+            .think(&position, &[], &AtomicBool::new(false))
+            .unwrap();
+        assert!(position.legal_moves().contains(&thought.mv), "{stem}");
+        found.push(stem);
+    }
+    found.sort();
+    assert_eq!(found, SHIPPED_NETWORKS);
 }
