@@ -20,7 +20,7 @@ pub struct Stats {
     pub draws: u32,
     /// Games stopped before the end (ply limit, the visitor left, a new game was asked for).
     pub unfinished: u32,
-    /// Moves made, both sides.
+    /// Plies played, both sides (a move taken back and made again counts once).
     pub plies: u64,
     /// Visitor mistakes answered, by reason.
     pub mistakes: BTreeMap<String, u32>,
