@@ -278,6 +278,16 @@ async fn connect_sim_board(
     Ok(device)
 }
 
+/// An empty simulated board whose controller is served on a fresh stream for every
+/// connection ([`SimBoardHandle::serve`]); the session `sim_board` starts with goes to a
+/// stream nobody uses.
+fn unserved_board(variant: Variant) -> SimBoardHandle {
+    let empty = occupancy_map::to_occupancy(variant.geometry(), engine::Bitboard::EMPTY);
+    let (unused, _) = tokio::io::duplex(1);
+    let (board, _) = sim_board(unused, empty, PeerConfig::default());
+    board
+}
+
 /// The simulated board controller (its first session) and a way to connect to it again.
 async fn sim_board_with_reconnect(
     variant: Variant,
@@ -288,11 +298,7 @@ async fn sim_board_with_reconnect(
     ControllerDevice,
     Reconnect<ControllerDevice>,
 )> {
-    let empty = occupancy_map::to_occupancy(variant.geometry(), engine::Bitboard::EMPTY);
-    // The first session's transport is a stream nobody uses: the board is served on a fresh
-    // one for every connection.
-    let (unused, _) = tokio::io::duplex(1);
-    let (board, _) = sim_board(unused, empty, PeerConfig::default());
+    let board = unserved_board(variant);
     let device = connect_sim_board(board.clone(), faults, (rng.next_u64(), rng.next_u64())).await?;
     let mut seeds = SplitMix::new(rng.next_u64());
     let handle = board.clone();

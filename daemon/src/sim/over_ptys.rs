@@ -4,17 +4,17 @@
 
 use std::path::Path;
 
-use engine::{Bitboard, Variant};
+use engine::Variant;
 use hal::controller::device::ControllerDevice;
 use hal::controller::peer::PeerConfig;
 use hal::dobot::DobotArm;
-use hal::sim::board::{SimBoardHandle, sim_board};
+use hal::sim::board::SimBoardHandle;
 use tokio_serial::SerialStream;
 
 use super::dobot_rig::{self, BYTES_BETWEEN_HANG_UPS};
 use super::pty_cable::{CableFaults, plug_in};
 use crate::rng::SplitMix;
-use crate::robot::{ARM_RECONNECT_PATIENCE, PlannedArm, Reconnect, ReopenArm, occupancy_map};
+use crate::robot::{ARM_RECONNECT_PATIENCE, PlannedArm, Reconnect, ReopenArm};
 use crate::run::{connect_board, connect_dobot_with};
 
 /// The arm as `run` drives it.
@@ -36,10 +36,8 @@ pub async fn connect(
     Reconnect<ControllerDevice>,
     PtyArm,
 )> {
-    let empty = occupancy_map::to_occupancy(variant.geometry(), Bitboard::EMPTY);
     // The board is served on the cable's stream, once per plug-in.
-    let (unused, _) = tokio::io::duplex(1);
-    let (board, _) = sim_board(unused, empty, PeerConfig::default());
+    let board = super::unserved_board(variant);
     let board_link = dir.join("board");
     let served = board.clone();
     plug_in(
