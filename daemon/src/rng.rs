@@ -28,6 +28,12 @@ impl SplitMix {
         (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
     }
 
+    /// A waiting time with mean `mean` (exponentially distributed: the event is as likely at
+    /// any moment, whatever has passed).
+    pub fn exponential(&mut self, mean: f64) -> f64 {
+        -(1.0 - self.unit()).ln() * mean
+    }
+
     /// True with probability `p`.
     pub fn chance(&mut self, p: f64) -> bool {
         self.unit() < p

@@ -220,7 +220,7 @@ impl SimArmLink {
         if self.faults > 0.0 {
             // Exponentially distributed, so a hang-up is as likely at any byte.
             let mean = BYTES_BETWEEN_HANG_UPS / self.faults;
-            io = io.hang_up_after((-(1.0 - self.rng.unit()).ln() * mean) as u64);
+            io = io.hang_up_after(self.rng.exponential(mean) as u64);
         }
         DobotArm::connect(io, self.config)
             .await

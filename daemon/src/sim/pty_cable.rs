@@ -100,7 +100,7 @@ pub fn plug_in(
             let mut from_device = FaultyIo::new(near, damage(rng.next_u64()));
             if let Some(mean) = faults.bytes_between_hang_ups {
                 // Exponentially distributed, so a hang-up is as likely at any byte.
-                from_device = from_device.hang_up_after((-(1.0 - rng.unit()).ln() * mean) as u64);
+                from_device = from_device.hang_up_after(rng.exponential(mean) as u64);
             }
             relay(from_robot, from_device).await;
             // The cable is pulled: the tty goes away with its link.
