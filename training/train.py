@@ -21,7 +21,7 @@ import torch
 import torch.nn.functional as F
 
 from data import load
-from net import Mlp, Net
+from net import Mlp, Net, build
 
 
 def main():
@@ -42,6 +42,7 @@ def main():
     ap.add_argument("--validation", type=float, default=0.05, help="share held out")
     ap.add_argument("--threads", type=int, default=2, help="torch threads (the machines have 2 cores)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--init", help="start from this checkpoint's network (its architecture; --arch and sizes are ignored)")
     ap.add_argument("--out", required=True, help="checkpoint (.pt) to write")
     args = ap.parse_args()
 
@@ -67,7 +68,16 @@ def main():
     x_val, p_val, v_val = t(planes[n_train:]), t(policy[n_train:]), t(value[n_train:])
     r_val = t(result[n_train:])
 
-    net = Net(args.blocks, args.filters) if args.arch == "resnet" else Mlp(args.hidden, args.layers)
+    if args.init:
+        # Refinement: the earlier network goes on learning (self-play after the alpha-beta bootstrap).
+        saved = torch.load(args.init, map_location="cpu")
+        net = build(saved["config"])
+        net.load_state_dict(saved["state"])
+        print(f"starting from {args.init}", flush=True)
+    elif args.arch == "resnet":
+        net = Net(args.blocks, args.filters)
+    else:
+        net = Mlp(args.hidden, args.layers)
     params = sum(p.numel() for p in net.parameters())
     print(f"net: {net.config}, {params} parameters", flush=True)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)

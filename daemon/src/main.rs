@@ -39,6 +39,9 @@ enum Command {
     Match(commands::match_games::Args),
     /// Write alpha-beta-labelled positions for training a network (see training/README.md).
     Datagen(commands::datagen::Args),
+    /// Write positions from a network's MCTS games against itself, to refine it (see
+    /// training/README.md).
+    Selfplay(commands::selfplay::Args),
     /// Run the whole robot against simulated hardware and a simulated visitor.
     Sim(sim::Args),
     /// Run the robot on its real devices (what systemd starts).
@@ -72,6 +75,7 @@ fn main() -> ExitCode {
         Command::Search(args) => commands::search::run(&args),
         Command::Match(args) => commands::match_games::run(&args),
         Command::Datagen(args) => commands::datagen::run(&args),
+        Command::Selfplay(args) => commands::selfplay::run(&args),
         Command::Sim(args) => sim::run(&args),
         Command::Run(args) => run::run(&args),
         Command::Calibrate(args) => calibrate::run(&args),

@@ -4,7 +4,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use engine::search::mcts::{Evaluator, HeuristicEvaluator, Mcts, MctsConfig, MctsLimits};
+use engine::search::mcts::{
+    Evaluator, HeuristicEvaluator, Mcts, MctsConfig, MctsLimits, RootNoise,
+};
 use engine::search::{Limits, Searcher};
 use engine::{Position, Variant, fen};
 
@@ -290,6 +292,55 @@ impl Evaluator for Broken {
             .map(|_| (vec![f32::NAN, -1.0], 7.0))
             .collect()
     }
+}
+
+/// Puts all prior on the first legal move and calls every position even.
+struct Blinkered;
+
+impl Evaluator for Blinkered {
+    fn evaluate(&mut self, positions: &[Position]) -> Vec<(Vec<f32>, f32)> {
+        positions
+            .iter()
+            .map(|p| {
+                let mut priors = vec![0.0; p.count_legal_moves()];
+                priors[0] = 1.0;
+                (priors, 0.5)
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn root_noise_makes_self_play_try_moves_the_network_rules_out() {
+    let position = Position::new(Variant::Russian);
+    let stop = AtomicBool::new(false);
+    let others = |noise: Option<RootNoise>, seed: u64| {
+        let config = MctsConfig {
+            seed,
+            root_noise: noise,
+            ..MctsConfig::default()
+        };
+        let result = Mcts::new(position, config)
+            .search(&mut Blinkered, limits(200, 0.0), &stop)
+            .unwrap();
+        let visits: Vec<u32> = result.visits.iter().map(|(_, n)| *n).collect();
+        (visits[1..].iter().sum::<u32>(), visits)
+    };
+    for seed in 0..4 {
+        assert_eq!(
+            others(None, seed).0,
+            0,
+            "without noise only the favoured move is searched"
+        );
+    }
+    let noise = Some(RootNoise {
+        alpha: 0.3,
+        fraction: 0.25,
+    });
+    let tried: u32 = (0..4).map(|seed| others(noise, seed).0).sum();
+    assert!(tried > 0, "noise never tried another move");
+    assert_eq!(others(noise, 9).1, others(noise, 9).1, "a seed replays");
+    assert_ne!(others(noise, 1).1, others(noise, 2).1, "seeds differ");
 }
 
 #[test]

@@ -275,7 +275,7 @@ pub fn model_name(variant: Variant, generation: u8) -> String {
 /// The library to load: the configured one; else `None` (the engine's own search: the
 /// environment, next to the executable, the system) unless only the development copy that
 /// `scripts/install-deps` puts under the source tree's `target/onnxruntime/` exists.
-fn dylib(configured: Option<&Path>) -> Option<PathBuf> {
+pub(crate) fn dylib(configured: Option<&Path>) -> Option<PathBuf> {
     if let Some(path) = configured {
         return Some(path.to_path_buf());
     }

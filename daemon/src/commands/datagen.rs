@@ -12,30 +12,16 @@
 //! - the search's **win probability** for the side to move and the **game result** from the
 //!   side to move's view, stored separately so that the trainer chooses the blend.
 //!
-//! Records are fixed-size, little-endian, without a header, so files from parallel runs (other
-//! seeds) can simply be concatenated. On a `side x side` board with `P` policy indices:
-//!
-//! | bytes | content |
-//! |-------|---------|
-//! | `4 * side * side / 8` | planes 0-3 of `engine::network::encoding`, one bit per cell, cell `i` of plane `k` at bit `k * side * side + i`, least significant bit first |
-//! | `P` | policy target, `round(255 * p)` per index |
-//! | 4 | `f32` search win probability for the side to move |
-//! | 4 | `f32` game result for the side to move: 1, 0.5 or 0 |
-//!
-//! Russian: 32 + 280 + 8 = 320 bytes per position.
+//! The records' layout: [`super::training_record`].
 
-use std::fs::File;
-use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
-use anyhow::Context as _;
-use engine::network::encoding::{PLANES, input_len, write_planes};
 use engine::network::policy::PolicyMap;
 use engine::search::{Limits, Searcher, win_probability};
-use engine::{Color, Game, GameResult, Move, Position, Variant};
+use engine::{Game, GameResult, Move, Position, Variant};
 
+use super::training_record::{RecordFile, Sample};
 use crate::rng::SplitMix;
 
 /// Arguments of `checkerbot datagen`.
@@ -73,65 +59,19 @@ pub struct Args {
     max_plies: usize,
 }
 
-/// One labelled position.
-struct Sample {
-    position: Position,
-    policy: Vec<f32>,
-    search_v: f32,
-}
-
 /// Runs the command.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     anyhow::ensure!(args.depth >= 2, "--depth must be at least 2");
-    let file =
-        File::create(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
-    let mut out = BufWriter::new(file);
     let geometry = args.variant.geometry();
     let map = PolicyMap::new(geometry);
     let mut rng = SplitMix::new(args.seed);
     let mut searcher = Searcher::new(32);
-    let started = Instant::now();
-    let (mut written, mut games) = (0u64, 0u64);
-    let mut results = [0u64; 3];
-    while written < args.positions {
+    let mut file = RecordFile::create(&args.out, args.positions)?;
+    while file.wants_more() {
         let (samples, result) = play_game(args, &map, &mut searcher, &mut rng)?;
-        games += 1;
-        results[match result {
-            GameResult::Win(Color::White) => 0,
-            GameResult::Draw => 1,
-            GameResult::Win(Color::Black) => 2,
-        }] += 1;
-        for sample in samples {
-            if written == args.positions {
-                break;
-            }
-            let score = match result {
-                GameResult::Draw => 0.5,
-                GameResult::Win(color) if color == sample.position.turn() => 1.0,
-                GameResult::Win(_) => 0.0,
-            };
-            write_record(&mut out, &sample, score)
-                .with_context(|| format!("writing {}", args.out.display()))?;
-            written += 1;
-            if written % 10_000 == 0 {
-                eprintln!(
-                    "{written} positions from {games} games in {:.0} s",
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        }
+        file.add_game(&samples, result)?;
     }
-    out.flush()
-        .with_context(|| format!("writing {}", args.out.display()))?;
-    println!(
-        "{written} positions from {games} games (white {} / draw {} / black {}) at depth {} in {:.1} s -> {}",
-        results[0],
-        results[1],
-        results[2],
-        args.depth,
-        started.elapsed().as_secs_f64(),
-        args.out.display()
-    );
+    println!("labelled at depth {}: {}", args.depth, file.finish()?);
     Ok(())
 }
 
@@ -231,30 +171,4 @@ fn sample(moves: &[Move], weights: &[f32], rng: &mut SplitMix) -> Move {
         draw -= w;
     }
     moves[moves.len() - 1]
-}
-
-fn write_record(
-    out: &mut impl std::io::Write,
-    sample: &Sample,
-    result: f32,
-) -> std::io::Result<()> {
-    let geometry = sample.position.variant().geometry();
-    let cells = geometry.side() * geometry.side();
-    let mut planes = vec![0.0; input_len(geometry)];
-    write_planes(&sample.position, &mut planes);
-    let mut bits = vec![0u8; (PLANES - 1) * cells / 8];
-    for (i, v) in planes[..(PLANES - 1) * cells].iter().enumerate() {
-        if *v > 0.5 {
-            bits[i / 8] |= 1 << (i % 8);
-        }
-    }
-    out.write_all(&bits)?;
-    let policy: Vec<u8> = sample
-        .policy
-        .iter()
-        .map(|p| (p * 255.0).round().clamp(0.0, 255.0) as u8)
-        .collect();
-    out.write_all(&policy)?;
-    out.write_all(&sample.search_v.to_le_bytes())?;
-    out.write_all(&result.to_le_bytes())
 }

@@ -31,7 +31,7 @@ pub struct Args {
     #[arg(long, value_parser = super::parse_variant)]
     variant: Variant,
     /// First player: `random`, `depth:N`, `nodes:N` or `time:MS` (alpha-beta), `level:N` (the
-    /// robot).
+    /// robot), `level:N@DIR` (the robot with the networks in DIR, to compare a new one).
     #[arg(long)]
     first: PlayerSpec,
     /// Second player, same forms.
@@ -58,7 +58,7 @@ pub struct Args {
 }
 
 /// A player in a match.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub enum PlayerSpec {
     /// Uniformly random legal moves.
     Random,
@@ -68,23 +68,34 @@ pub enum PlayerSpec {
     Nodes(u64),
     /// Alpha-beta until a move time in milliseconds (for "equal time" comparisons).
     Time(u64),
-    /// The robot's [`Brain`] at a difficulty level (1..=5).
-    Level(u8),
+    /// The robot's [`Brain`] at a difficulty level (1..=5), with the networks of another
+    /// folder than the settings' when one is given (a candidate network measured as the level
+    /// would play it).
+    Level(u8, Option<PathBuf>),
 }
 
 impl FromStr for PlayerSpec {
     type Err = String;
     fn from_str(s: &str) -> Result<PlayerSpec, String> {
-        let bad = || format!("{s:?}: expected random, depth:N, nodes:N, time:MS or level:1..5");
+        let bad = || {
+            format!("{s:?}: expected random, depth:N, nodes:N, time:MS, level:1..5 or level:N@DIR")
+        };
         match s.split_once(':') {
             None if s == "random" => Ok(PlayerSpec::Random),
             Some(("depth", n)) => n.parse().map(PlayerSpec::Depth).map_err(|_| bad()),
             Some(("nodes", n)) => n.parse().map(PlayerSpec::Nodes).map_err(|_| bad()),
             Some(("time", n)) => n.parse().map(PlayerSpec::Time).map_err(|_| bad()),
-            Some(("level", n)) => match n.parse() {
-                Ok(level @ 1..=5) => Ok(PlayerSpec::Level(level)),
-                _ => Err(bad()),
-            },
+            Some(("level", n)) => {
+                let (n, dir) = match n.split_once('@') {
+                    Some((_, "")) => return Err(bad()),
+                    Some((n, dir)) => (n, Some(PathBuf::from(dir))),
+                    None => (n, None),
+                };
+                match n.parse() {
+                    Ok(level @ 1..=5) => Ok(PlayerSpec::Level(level, dir)),
+                    _ => Err(bad()),
+                }
+            }
             _ => Err(bad()),
         }
     }
@@ -97,7 +108,8 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Depth(d) => write!(f, "depth:{d}"),
             PlayerSpec::Nodes(n) => write!(f, "nodes:{n}"),
             PlayerSpec::Time(ms) => write!(f, "time:{ms}"),
-            PlayerSpec::Level(n) => write!(f, "level:{n}"),
+            PlayerSpec::Level(n, None) => write!(f, "level:{n}"),
+            PlayerSpec::Level(n, Some(dir)) => write!(f, "level:{n}@{}", dir.display()),
         }
     }
 }
@@ -115,13 +127,17 @@ struct Player {
 }
 
 impl Player {
-    fn new(spec: PlayerSpec, args: &Args, seed: u64) -> anyhow::Result<Player> {
+    fn new(spec: &PlayerSpec, args: &Args, seed: u64) -> anyhow::Result<Player> {
         let brain = match spec {
-            PlayerSpec::Level(level) => {
+            PlayerSpec::Level(level, dir) => {
                 let mut settings = checkerbot_config::load(None)
                     .context("reading the settings from the environment")?;
                 settings.game.variant = args.variant;
-                settings.play.level = level;
+                settings.play.level = *level;
+                if let Some(dir) = dir {
+                    anyhow::ensure!(dir.is_dir(), "{spec}: {} is not a folder", dir.display());
+                    settings.paths.models_dir = Some(dir.clone());
+                }
                 settings.play.move_time_ms = args.move_time_ms;
                 let brain = Brain::new(&settings, seed);
                 eprintln!("{spec}: {}", brain.describe());
@@ -130,7 +146,7 @@ impl Player {
             _ => None,
         };
         Ok(Player {
-            spec,
+            spec: spec.clone(),
             searcher: Searcher::new(8),
             brain,
             thinking: Duration::ZERO,
@@ -166,13 +182,16 @@ impl Player {
                 None => moves[0],
             };
         }
-        let limits = match self.spec {
-            PlayerSpec::Random | PlayerSpec::Level(_) => return moves[rng.below(moves.len())],
+        let limits = match &self.spec {
+            PlayerSpec::Random | PlayerSpec::Level(..) => return moves[rng.below(moves.len())],
             PlayerSpec::Depth(depth) => Limits {
-                depth,
+                depth: *depth,
                 nodes: u64::MAX,
             },
-            PlayerSpec::Nodes(nodes) => Limits { depth: 64, nodes },
+            PlayerSpec::Nodes(nodes) => Limits {
+                depth: 64,
+                nodes: *nodes,
+            },
             PlayerSpec::Time(_) => Limits::default(),
         };
         let positions = game.positions();
@@ -180,8 +199,8 @@ impl Player {
         let searcher = &mut self.searcher;
         let mut search =
             |stop: &AtomicBool| searcher.search(game.position(), history, limits, stop);
-        match self.spec {
-            PlayerSpec::Time(ms) => with_deadline(Duration::from_millis(ms), search),
+        match &self.spec {
+            PlayerSpec::Time(ms) => with_deadline(Duration::from_millis(*ms), search),
             _ => search(&AtomicBool::new(false)),
         }
         .best
@@ -210,8 +229,12 @@ fn with_deadline<T>(time: Duration, f: impl FnOnce(&AtomicBool) -> T) -> T {
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut rng = SplitMix::new(args.seed);
     let mut players = [
-        Player::new(args.first, args, args.seed.wrapping_mul(2))?,
-        Player::new(args.second, args, args.seed.wrapping_mul(2).wrapping_add(1))?,
+        Player::new(&args.first, args, args.seed.wrapping_mul(2))?,
+        Player::new(
+            &args.second,
+            args,
+            args.seed.wrapping_mul(2).wrapping_add(1),
+        )?,
     ];
     let move_time = Duration::from_millis(args.move_time_ms);
     let mut v_log = match &args.v_log {
@@ -352,11 +375,20 @@ mod tests {
             "time:200",
             "level:1",
             "level:5",
+            "level:3@target/candidate",
         ] {
             let spec: PlayerSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
         }
-        for bad in ["level:0", "level:6", "level:x", "time:", "deep:3"] {
+        for bad in [
+            "level:0",
+            "level:6",
+            "level:x",
+            "time:",
+            "deep:3",
+            "level:3@",
+            "level:@dir",
+        ] {
             let err = bad.parse::<PlayerSpec>().unwrap_err();
             assert!(err.contains("level:1..5"), "{err}");
         }

@@ -5,6 +5,8 @@ pub mod match_games;
 pub mod moves;
 pub mod perft;
 pub mod search;
+pub mod selfplay;
+pub mod training_record;
 
 use engine::{SquareNotation, Variant};
 

@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rand_core::{Rng as _, SeedableRng};
 use rand_xoshiro::SplitMix64;
 
-use super::{evaluate, win_probability};
+use super::{dirichlet, evaluate, win_probability};
 use crate::moves::Move;
 use crate::position::{PlayError, Position};
 use crate::variant::Goal;
@@ -79,6 +79,19 @@ pub struct MctsConfig {
     /// and the heuristic evaluator makes over 400,000 a second, so a time-limited search needs
     /// this cap on memory. The default, 500,000, is about 330 MB.
     pub max_nodes: usize,
+    /// Dirichlet noise mixed into the root's priors at every search: for self-play, where it
+    /// makes the search try moves the network undervalues. `None` (the default) for play.
+    pub root_noise: Option<RootNoise>,
+}
+
+/// `AlphaZero`'s exploration noise: the root's priors become
+/// `(1 - fraction) * prior + fraction * Dirichlet(alpha)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RootNoise {
+    /// Concentration; smaller puts the noise on fewer moves (`AlphaZero` used 0.3 for chess).
+    pub alpha: f32,
+    /// Weight of the noise, in `0..=1` (`AlphaZero`: 0.25).
+    pub fraction: f32,
 }
 
 impl Default for MctsConfig {
@@ -88,6 +101,7 @@ impl Default for MctsConfig {
             batch: 8,
             seed: 0,
             max_nodes: 500_000,
+            root_noise: None,
         }
     }
 }
@@ -306,6 +320,9 @@ impl Mcts {
         if self.nodes[ROOT as usize].state == State::Terminal {
             return None;
         }
+        if let Some(noise) = self.config.root_noise {
+            self.add_root_noise(noise);
+        }
         let batch = self.config.batch.max(1);
         let mut done = 0u32;
         let mut pending: Vec<Waiting> = Vec::with_capacity(batch);
@@ -344,6 +361,16 @@ impl Mcts {
             }
         }
         Some(self.result(limits.temperature))
+    }
+
+    /// Mixes fresh Dirichlet noise into the root's priors (see [`RootNoise`]).
+    fn add_root_noise(&mut self, noise: RootNoise) {
+        let fraction = noise.fraction.clamp(0.0, 1.0);
+        let root = &mut self.nodes[ROOT as usize];
+        let draws = dirichlet::sample(f64::from(noise.alpha), root.edges.len(), &mut self.rng);
+        for (edge, draw) in root.edges.iter_mut().zip(draws) {
+            edge.prior = (1.0 - fraction) * edge.prior + fraction * draw;
+        }
     }
 
     /// Walks from the root to a leaf, adding a virtual loss to every edge on the way.

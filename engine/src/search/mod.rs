@@ -7,6 +7,7 @@
 //! not read here: the caller sets the `stop` flag (the daemon does it from a timer) and gives
 //! node and depth limits, so a search is reproducible.
 
+mod dirichlet;
 mod eval;
 mod hash;
 pub mod mcts;
