@@ -2,7 +2,7 @@
 """Calibration of v: the robot's predicted win probability against what happened.
 
     python3 training/calibration.py target/measure/level3-*.vlog
-    python3 training/calibration.py --fit target/measure/level1-*.vlog
+    python3 training/calibration.py --fit --raw target/measure/level1-*.vlog
     python3 training/calibration.py --map 2.53,-1.03 target/measure/raw-level1-*.vlog
 
 Reads the JSON lines `checkerbot match --v-log` writes (gzipped when the name ends in `.gz`) (one per move of a `level:N` player:
@@ -19,6 +19,9 @@ A v of exactly 0 or 1 (a proven loss or win) is left out of the fit and kept as 
 `--map SLOPE,OFFSET` applies a given map before making the table: how a map fitted on some
 games does on others (held-out games logged without it).
 
+`--raw` reads the raw v the log also holds (the search's v before the level's calibration),
+which is what a new map is fitted on: `--fit --raw` refits a level from games of any binary.
+
 `--swings` also counts, per 100 moves, the changes of v from the robot's previous move in the
 game that cross the emotion model's default thresholds (`emotions/src/settings.rs`): a change
 of at least 0.25 (surprise), a drop of at least 0.15 to below 0.35 (fear), else a rise or a
@@ -33,15 +36,17 @@ import json
 import math
 
 
-def read(paths):
+def read(paths, key="v"):
     """The logged games: for each, its (v, result) in the order of the moves."""
     games = {}
     for path in paths:
         with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
-            for line in f:
+            for number, line in enumerate(f, 1):
                 row = json.loads(line)
+                if key not in row:
+                    raise SystemExit(f"{path}:{number}: no {key!r} (logs older than the raw v have only 'v')")
                 games.setdefault((path, row["game"]), []).append(
-                    (row["move"], row["v"], row["result"])
+                    (row["move"], row[key], row["result"])
                 )
     return [[(v, r) for _, v, r in sorted(moves)] for moves in games.values()]
 
@@ -149,6 +154,11 @@ def main():
     mode.add_argument("--fit", action="store_true", help="fit Platt scaling and print it")
     mode.add_argument("--map", metavar="SLOPE,OFFSET", help="apply this Platt map first")
     parser.add_argument(
+        "--raw",
+        action="store_true",
+        help="read the raw v (before the level's map) instead of the v the robot reported",
+    )
+    parser.add_argument(
         "--swings", action="store_true", help="count the changes of v the face reacts to"
     )
     args = parser.parse_args()
@@ -157,7 +167,7 @@ def main():
             slope, offset = (float(x) for x in args.map.split(","))
         except ValueError:
             raise SystemExit(f"--map {args.map!r}: expected two numbers, SLOPE,OFFSET")
-    games = read(args.logs)
+    games = read(args.logs, "raw" if args.raw else "v")
     moves = [move for game in games for move in game]
     if not moves:
         raise SystemExit("no moves in " + " ".join(args.logs))

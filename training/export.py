@@ -4,7 +4,8 @@
     target/venv-train/bin/python training/export.py target/train/russian-gen2.pt models/russian-gen2.onnx
 
 Inputs and outputs follow models/README.md (encoding version 1): input `planes` f32
-[batch, 5, 8, 8], outputs `policy` f32 [batch, 280] (logits) and `value` f32 [batch, 1]
+[batch, 5, side, side], outputs `policy` f32 [batch, P] (logits; P is 280, 570 or 1012 for
+side 8, 10 or 12) and `value` f32 [batch, 1]
 (sigmoid applied), batch dimension free; metadata `checkerbot.variant` and
 `checkerbot.encoding`. When onnxruntime is installed the exported file is checked against
 PyTorch on random positions.
@@ -18,7 +19,7 @@ import numpy as np
 import onnx
 import torch
 
-from net import Exported, build
+from net import Exported, board_side, build
 
 ENCODING = 1
 
@@ -37,6 +38,8 @@ def main():
     net.load_state_dict(saved["state"])
     model = Exported(net).eval()
     side = config["side"]
+    if side != board_side(args.variant):
+        raise SystemExit(f"{args.checkpoint} is for a {side}x{side} board, {args.variant} is played on {board_side(args.variant)}x{board_side(args.variant)}")
     example = torch.zeros(2, 5, side, side)
     # The TorchScript exporter is deprecated in favour of torch.export, which needs onnxscript;
     # it still writes exactly the graph needed here.

@@ -13,6 +13,28 @@ from torch import nn
 
 PLANES = 5
 
+# The board's side for each variant the engine knows (`engine::Variant`); the others are 8x8.
+SIDES = {"international": 10, "canadian": 12}
+
+
+def board_side(variant: str) -> int:
+    return SIDES.get(variant, 8)
+
+
+def policy_size(side: int) -> int:
+    """Ordered pairs of dark squares on a common diagonal: 280, 570, 1012 (models/README.md)."""
+    pairs = 0
+    for row in range(side):
+        for col in range(side):
+            if (row + col) % 2:
+                continue
+            for dr, dc in ((1, -1), (1, 1), (-1, -1), (-1, 1)):
+                k = 1
+                while 0 <= row + dr * k < side and 0 <= col + dc * k < side:
+                    pairs += 1
+                    k += 1
+    return pairs
+
 
 class Residual(nn.Module):
     def __init__(self, filters: int):

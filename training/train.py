@@ -21,12 +21,13 @@ import torch
 import torch.nn.functional as F
 
 from data import load
-from net import Mlp, Net, build
+from net import Mlp, Net, board_side, build, policy_size
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--data", nargs="+", required=True, help="datagen files")
+    ap.add_argument("--data", nargs="+", required=True, help="datagen or selfplay files")
+    ap.add_argument("--variant", default="russian", help="whose records these are (sets the board size)")
     ap.add_argument("--arch", choices=["resnet", "mlp"], default="resnet")
     ap.add_argument("--hidden", type=int, default=384, help="mlp: width of the hidden layers")
     ap.add_argument("--layers", type=int, default=3, help="mlp: hidden layers")
@@ -51,7 +52,8 @@ def main():
     rng = np.random.default_rng(args.seed)
     started = time.time()
 
-    planes, policy, search, result = load(args.data)
+    side = board_side(args.variant)
+    planes, policy, search, result = load(args.data, side, policy_size(side))
     if args.max_positions:
         planes, policy = planes[: args.max_positions], policy[: args.max_positions]
         search, result = search[: args.max_positions], result[: args.max_positions]
@@ -73,11 +75,13 @@ def main():
         saved = torch.load(args.init, map_location="cpu")
         net = build(saved["config"])
         net.load_state_dict(saved["state"])
+        if saved["config"]["side"] != side:
+            raise SystemExit(f"{args.init} is for a {saved['config']['side']}x{saved['config']['side']} board, not {args.variant}")
         print(f"starting from {args.init}", flush=True)
     elif args.arch == "resnet":
-        net = Net(args.blocks, args.filters)
+        net = Net(args.blocks, args.filters, side, policy_size(side))
     else:
-        net = Mlp(args.hidden, args.layers)
+        net = Mlp(args.hidden, args.layers, side, policy_size(side))
     params = sum(p.numel() for p in net.parameters())
     print(f"net: {net.config}, {params} parameters", flush=True)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=args.weight_decay)

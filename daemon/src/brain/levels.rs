@@ -11,14 +11,17 @@
 //! |-------|---------|----------|-------------|-------------------|
 //! | 1 | gen1 | 8 | 2.0 | alpha-beta depth 1, 70% random moves |
 //! | 2 | gen1 | 48 | 1.0 | alpha-beta depth 2, 55% random moves |
-//! | 3 | gen2 | 400 | 0 | alpha-beta depth 3 |
-//! | 4 | gen2 | 1,600 | 0 | alpha-beta depth 5 |
+//! | 3 | gen3, else gen2 | 400 | 0 | alpha-beta depth 3 |
+//! | 4 | gen3, else gen2 | 1,600 | 0 | alpha-beta depth 5 |
 //! | 5 | none: alpha-beta until `move_time_ms` | | | the same |
+//!
+//! Generation 3 is generation 2 refined by self-play (`checkerbot selfplay`), so far for
+//! Russian only; a variant without it plays its gen2 at levels 3-4.
 //!
 //! Level 5 is the strongest player within the move time, and measured at equal time (200 ms a
 //! move) alpha-beta beat MCTS with the gen2 network clearly, so the top level searches with
 //! alpha-beta until the caller's stop; a stronger network generation can take it back by
-//! setting its `generation`.
+//! setting its `generations`.
 //!
 //! A temperature of 0 plays the most visited move; above it the move is drawn from the visit
 //! counts (`N^(1/t)`), which is what makes levels 1 and 2 miss things a beginner can exploit.
@@ -39,8 +42,10 @@ use super::calibration::Calibration;
 pub struct Level {
     /// The level, 1..=5.
     pub number: u8,
-    /// The network generation (`<variant>-gen<N>.onnx`); `None`: alpha-beta by design.
-    pub generation: Option<u8>,
+    /// The network generations the level can play (`<variant>-gen<N>.onnx`), newest first: the
+    /// first one shipped for the variant plays, so a variant with a refined network gets it
+    /// and the others keep the one they have. Empty: alpha-beta by design.
+    pub generations: &'static [u8],
     /// Playouts per move; `None`: until the caller's stop (`move_time_ms`), with
     /// [`UNTIMED_PLAYOUTS`] as the cap when nobody stops it.
     pub playouts: Option<u32>,
@@ -122,7 +127,7 @@ pub const UNTIMED_NODES: u64 = 20_000_000;
 pub const LEVELS: [Level; 5] = [
     Level {
         number: 1,
-        generation: Some(1),
+        generations: &[1],
         playouts: Some(8),
         temperature: 2.0,
         fallback_depth: Some(1),
@@ -132,7 +137,7 @@ pub const LEVELS: [Level; 5] = [
     },
     Level {
         number: 2,
-        generation: Some(1),
+        generations: &[1],
         playouts: Some(48),
         temperature: 1.0,
         fallback_depth: Some(2),
@@ -142,7 +147,7 @@ pub const LEVELS: [Level; 5] = [
     },
     Level {
         number: 3,
-        generation: Some(2),
+        generations: &[3, 2],
         playouts: Some(400),
         temperature: 0.0,
         fallback_depth: Some(3),
@@ -152,7 +157,7 @@ pub const LEVELS: [Level; 5] = [
     },
     Level {
         number: 4,
-        generation: Some(2),
+        generations: &[3, 2],
         playouts: Some(1_600),
         temperature: 0.0,
         fallback_depth: Some(5),
@@ -162,7 +167,7 @@ pub const LEVELS: [Level; 5] = [
     },
     Level {
         number: 5,
-        generation: None,
+        generations: &[],
         playouts: None,
         temperature: 0.0,
         fallback_depth: None,
@@ -181,7 +186,7 @@ impl Level {
     /// The v the level reports for alpha-beta's raw `v`: level 5's own map, else the map of
     /// the level's stand-in ([`Level::fallback_calibration`]).
     pub fn alpha_beta_calibrated(&self, v: f32) -> f32 {
-        let map = if self.generation.is_none() {
+        let map = if self.generations.is_empty() {
             self.calibration
         } else {
             self.fallback_calibration

@@ -36,6 +36,9 @@ pub struct Thought {
     /// The robot's win probability, 0..=1, after its own search and the level's calibration
     /// ([`levels::Level::calibration`]): the emotions read it.
     pub v: f32,
+    /// The search's own v before the calibration, logged by `checkerbot match --v-log` so a
+    /// level's map can be refitted from any binary (`training/calibration.py --raw`).
+    pub raw_v: f32,
     /// The expected line, starting with `mv` when the move was the search's first choice.
     pub pv: Vec<Move>,
     /// MCTS playouts, or alpha-beta nodes, spent on this move.
@@ -245,21 +248,25 @@ impl Brain {
         Thought {
             mv,
             v,
+            raw_v: result.win_probability,
             pv,
             playouts_or_nodes: result.nodes,
         }
     }
 }
 
-/// The model and library the settings ask for at `level`.
+/// The model and library the settings ask for at `level`: the newest of the level's
+/// generations that exists for the variant, else the oldest (whose absence is then reported).
 fn source(settings: &Settings, level: Level) -> Source {
     let variant = settings.game.variant;
-    let model = level.generation.map(|generation| {
-        settings
-            .paths
-            .models_dir()
-            .join(model_name(variant, generation) + ".onnx")
-    });
+    let dir = settings.paths.models_dir();
+    let path = |generation: &u8| dir.join(model_name(variant, *generation) + ".onnx");
+    let model = level
+        .generations
+        .iter()
+        .map(path)
+        .find(|model| model.is_file())
+        .or_else(|| level.generations.last().map(path));
     Source {
         variant,
         model,
@@ -392,6 +399,7 @@ fn mcts(
     Some(Thought {
         mv: result.best,
         v: level.calibrated(result.v),
+        raw_v: result.v,
         pv,
         playouts_or_nodes: playouts,
     })

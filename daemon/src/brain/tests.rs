@@ -150,6 +150,42 @@ fn a_finished_game_has_no_move() {
     assert!(brain.think(&lost, &[], &AtomicBool::new(false)).is_none());
 }
 
+/// A level plays the newest of its generations that the variant has, the oldest's path named
+/// when none is there (so the warning says which file is missing).
+#[test]
+fn a_level_plays_the_newest_generation_shipped_for_the_variant() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["russian-gen1", "russian-gen2", "russian-gen3", "pool-gen2"] {
+        std::fs::write(dir.path().join(format!("{name}.onnx")), "").unwrap();
+    }
+    let chosen = |variant: Variant, level: u8| {
+        let mut settings = settings(level, dir.path().to_str());
+        settings.game.variant = variant;
+        super::source(&settings, super::level(level))
+            .model
+            .map(|m| m.file_name().unwrap().to_string_lossy().into_owned())
+    };
+    assert_eq!(super::level(3).generations, [3, 2]);
+    assert_eq!(
+        chosen(Variant::Russian, 3).as_deref(),
+        Some("russian-gen3.onnx")
+    );
+    assert_eq!(
+        chosen(Variant::Russian, 4).as_deref(),
+        Some("russian-gen3.onnx")
+    );
+    assert_eq!(
+        chosen(Variant::Russian, 1).as_deref(),
+        Some("russian-gen1.onnx")
+    );
+    assert_eq!(chosen(Variant::Pool, 3).as_deref(), Some("pool-gen2.onnx"));
+    assert_eq!(
+        chosen(Variant::Italian, 3).as_deref(),
+        Some("italian-gen2.onnx")
+    );
+    assert_eq!(chosen(Variant::Russian, 5), None);
+}
+
 /// Whether the development copy of ONNX Runtime (`scripts/install-deps`) or `ORT_DYLIB_PATH`
 /// is there; says why a test is skipped when not.
 fn onnxruntime_installed() -> bool {
@@ -173,7 +209,7 @@ fn the_shipped_networks_play_when_the_library_is_installed() {
     for level in [1, 3] {
         let mut brain = Brain::new(&settings(level, None), 3);
         let text = brain.describe();
-        let model = model_name(Variant::Russian, super::level(level).generation.unwrap());
+        let model = model_name(Variant::Russian, super::level(level).generations[0]);
         assert!(
             text.starts_with(&format!("network {model} via ONNX Runtime ")),
             "{text}"
@@ -227,6 +263,8 @@ fn with_and_without_the_map(
     };
     let (with, without) = (think(true), think(false));
     assert_eq!(with.mv, without.mv, "the map changes v, not the play");
+    assert_eq!(with.raw_v, without.v, "the raw v is the v before the map");
+    assert_eq!(without.raw_v, without.v);
     (with.v, without.v)
 }
 
@@ -268,8 +306,9 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
 }
 
 /// The networks `models/` ships, by file stem: both generations the levels use for every
-/// variant that has networks (`models/README.md`, "Shipped networks").
-const SHIPPED_NETWORKS: [&str; 12] = [
+/// variant that has networks, and Russian's refined one (`models/README.md`, "Shipped
+/// networks").
+const SHIPPED_NETWORKS: [&str; 13] = [
     "brazilian-gen1",
     "brazilian-gen2",
     "english-gen1",
@@ -280,6 +319,7 @@ const SHIPPED_NETWORKS: [&str; 12] = [
     "pool-gen2",
     "russian-gen1",
     "russian-gen2",
+    "russian-gen3",
     "russian-giveaway-gen1",
     "russian-giveaway-gen2",
 ];
@@ -305,9 +345,12 @@ fn every_shipped_network_loads_for_the_variant_its_name_gives() {
             .and_then(|(v, g)| Some((v.parse::<Variant>().ok()?, g.parse::<u8>().ok()?)))
             .unwrap_or_else(|| panic!("{stem}.onnx is not named <variant>-gen<N>.onnx"));
         let level = (1..=5)
-            .find(|&n| super::level(n).generation == Some(generation))
+            .find(|&n| super::level(n).generations.contains(&generation))
             .unwrap_or_else(|| panic!("{stem}.onnx: no level uses generation {generation}"));
-        let mut settings = settings(level, dir.to_str());
+        // Alone in a folder, so that the level cannot prefer a newer generation.
+        let alone = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(&path, alone.path().join(path.file_name().unwrap())).unwrap();
+        let mut settings = settings(level, alone.path().to_str());
         settings.game.variant = variant;
         let mut brain = Brain::new(&settings, 1);
         let text = brain.describe();

@@ -52,7 +52,8 @@ pub struct Args {
     /// Move time of `level:N` players in milliseconds (their stop flag is raised then).
     #[arg(long, default_value_t = 2_000)]
     move_time_ms: u64,
-    /// Writes one JSON line per move of a `level:N` player: its v and the game's result for it.
+    /// Writes one JSON line per move of a `level:N` player: its v, its raw v and the game's
+    /// result for it.
     #[arg(long)]
     v_log: Option<PathBuf>,
 }
@@ -122,8 +123,8 @@ struct Player {
     thinking: Duration,
     longest: Duration,
     chosen: u32,
-    /// The `level:N` player's v of each move in the current game.
-    vs: Vec<f32>,
+    /// The `level:N` player's v of each move in the current game, and the raw v it came from.
+    vs: Vec<(f32, f32)>,
 }
 
 impl Player {
@@ -176,7 +177,7 @@ impl Player {
             });
             return match thought {
                 Some(thought) => {
-                    self.vs.push(thought.v);
+                    self.vs.push((thought.v, thought.raw_v));
                     thought.mv
                 }
                 None => moves[0],
@@ -317,7 +318,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// One JSON line per move of each `level:N` player in game `game`: its v and its final score.
+/// One JSON line per move of each `level:N` player in game `game`: its v (as the emotions read
+/// it), its raw v (before the level's calibration) and its final score.
 fn write_v_log(
     out: &mut impl std::io::Write,
     game: u32,
@@ -332,10 +334,10 @@ fn write_v_log(
             2 if who == 1 => 1.0,
             _ => 0.0,
         };
-        for (i, v) in player.vs.iter().enumerate() {
+        for (i, (v, raw)) in player.vs.iter().enumerate() {
             writeln!(
                 out,
-                r#"{{"game":{game},"player":"{}","side":"{}","move":{},"moves":{},"v":{v:.4},"result":{score}}}"#,
+                r#"{{"game":{game},"player":"{}","side":"{}","move":{},"moves":{},"v":{v:.4},"raw":{raw:.4},"result":{score}}}"#,
                 player.spec,
                 sides[who].name(),
                 i + 1,
