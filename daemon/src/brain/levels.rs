@@ -4,15 +4,16 @@
 //! a generation plus a playout budget and a temperature, so the weak levels are both less
 //! knowledgeable and less careful. Without a network each level has an alpha-beta stand-in: a
 //! depth and a share of random moves, chosen so that it scores like the network level against
-//! a random mover and against alpha-beta depth 2 (measured within 5 points of it at every
-//! level; within 9 against depth 4). The table's strength figures are in `models/README.md`.
+//! a random mover and against alpha-beta depths 2 and 4 (measured within 5 points of it at
+//! every level against random and depth 2, within 9 against depth 4). The table's strength
+//! figures are in `models/README.md`.
 //!
 //! | level | network | playouts | temperature | without a network |
 //! |-------|---------|----------|-------------|-------------------|
 //! | 1 | gen1 | 8 | 2.0 | alpha-beta depth 1, 70% random moves |
 //! | 2 | gen1 | 48 | 1.0 | alpha-beta depth 2, 55% random moves |
-//! | 3 | gen3, else gen2 | 400 | 0 | alpha-beta depth 3 |
-//! | 4 | gen3, else gen2 | 1,600 | 0 | alpha-beta depth 5 |
+//! | 3 | gen3, else gen2 | 400 | 0 | alpha-beta depth 4 |
+//! | 4 | gen3, else gen2 | 1,600 | 0 | alpha-beta depth 6 |
 //! | 5 | none: alpha-beta until `move_time_ms` | | | the same |
 //!
 //! Generation 3 is generation 2 refined by self-play (`checkerbot selfplay`), so far for
@@ -26,11 +27,10 @@
 //! A temperature of 0 plays the most visited move; above it the move is drawn from the visit
 //! counts (`N^(1/t)`), which is what makes levels 1 and 2 miss things a beginner can exploit.
 //!
-//! Each level but 3 reports a calibrated v ([`Calibration`]): its raw v, fitted against how its
-//! games ended, was too hopeful in the middle at levels 1-2 and too cautious at 4-5. Level 3's
-//! raw v was already close (calibration error 0.042; a fit would make it 0.026), so it stays.
-//! Level 5's map was fitted at 200 ms a move; at the robot's default 2 s there were too few
-//! games to check it. The stand-ins of levels 1-4 have maps of their own
+//! Each level reports a calibrated v ([`Calibration`]): its raw v, fitted against how its
+//! games ended, was too hopeful in the middle at levels 1-2 and too cautious at 3-5. Level 5's
+//! map was fitted at 200 ms a move and checked at the robot's default 2 s (100 games against
+//! depth 4: calibration error 0.031). The stand-ins of levels 1-4 have maps of their own
 //! ([`Level::fallback_calibration`]), fitted the same way on their own games: alpha-beta's
 //! logistic v was too hopeful for the stand-ins of levels 1-2 (they play random moves) and too
 //! cautious for those of 3-4.
@@ -60,6 +60,11 @@ pub struct Level {
     pub fallback_calibration: Option<Calibration>,
     /// The map from the level's raw v to the v it reports; `None`: the raw v.
     pub calibration: Option<Calibration>,
+    /// The network generations whose raw v [`Level::calibration`] maps: those it was fitted or
+    /// checked on. Another generation reports its raw v, because a map fitted on one network is
+    /// wrong for another (level 3's gen3 map on gen2's games: error 0.042 -> 0.058 for Russian,
+    /// 0.041 -> 0.072 for Brazilian). Level 5's map is for its alpha-beta player.
+    pub calibrated_generations: &'static [u8],
 }
 
 // The calibrations: Platt scaling fitted by `training/calibration.py --fit` on the v logs in
@@ -80,8 +85,16 @@ pub const LEVEL_2_CALIBRATION: Calibration = Calibration {
     slope: 2.990,
     offset: -0.916,
 };
-/// Level 4 (gen2, 1,600 playouts): 300 games, seed 11, 7,918 moves. The raw v was too cautious
-/// (0.4-0.5 ended 0.723): the network expects an opponent as strong as its teacher.
+/// Level 3 (gen3, 400 playouts): 300 games, seed 11, 7,984 moves. The raw v was too cautious
+/// (calibration error 0.080, with the map 0.027; on held-out games 0.069 -> 0.023).
+pub const LEVEL_3_CALIBRATION: Calibration = Calibration {
+    slope: 1.140,
+    offset: 0.528,
+};
+/// Level 4 (fitted with gen2, 1,600 playouts): 300 games, seed 11, 7,918 moves. The raw v was
+/// too cautious (0.4-0.5 ended 0.723): the network expects an opponent as strong as its
+/// teacher. It still fits gen3 (error 0.161 -> 0.052 and, held out, 0.111 -> 0.031), better on
+/// held-out games than a refit on gen3's.
 pub const LEVEL_4_CALIBRATION: Calibration = Calibration {
     slope: 0.909,
     offset: 0.959,
@@ -105,17 +118,18 @@ pub const STAND_IN_2_CALIBRATION: Calibration = Calibration {
     slope: 1.527,
     offset: -0.889,
 };
-/// Level 3's stand-in (depth 3): 300 games, seed 11, 8,451 moves; a little too cautious
-/// (calibration error 0.088, with the map 0.061).
+/// Level 3's stand-in (depth 4): 300 games, seed 11, 8,595 moves. Too cautious (calibration
+/// error 0.112, with the map 0.040; held out 0.119 -> 0.053).
 pub const STAND_IN_3_CALIBRATION: Calibration = Calibration {
-    slope: 1.341,
-    offset: 0.413,
+    slope: 1.083,
+    offset: 0.645,
 };
-/// Level 4's stand-in (depth 5): 300 games, seed 11, 8,316 moves. Too cautious (0.5-0.6 ended
-/// 0.780), like level 4's network and level 5: it expects opponents as strong as itself.
+/// Level 4's stand-in (depth 6): 300 games, seed 11, 7,814 moves. Far too cautious (error
+/// 0.214, with the map 0.030; held out 0.185 -> 0.030), like level 4's network and level 5: it
+/// expects opponents as strong as itself.
 pub const STAND_IN_4_CALIBRATION: Calibration = Calibration {
-    slope: 1.020,
-    offset: 1.059,
+    slope: 1.368,
+    offset: 1.584,
 };
 
 /// The most playouts of a level without a playout budget, if the caller never stops it.
@@ -134,6 +148,7 @@ pub const LEVELS: [Level; 5] = [
         fallback_random: 0.7,
         fallback_calibration: Some(STAND_IN_1_CALIBRATION),
         calibration: Some(LEVEL_1_CALIBRATION),
+        calibrated_generations: &[1],
     },
     Level {
         number: 2,
@@ -144,26 +159,29 @@ pub const LEVELS: [Level; 5] = [
         fallback_random: 0.55,
         fallback_calibration: Some(STAND_IN_2_CALIBRATION),
         calibration: Some(LEVEL_2_CALIBRATION),
+        calibrated_generations: &[1],
     },
     Level {
         number: 3,
         generations: &[3, 2],
         playouts: Some(400),
         temperature: 0.0,
-        fallback_depth: Some(3),
+        fallback_depth: Some(4),
         fallback_random: 0.0,
         fallback_calibration: Some(STAND_IN_3_CALIBRATION),
-        calibration: None,
+        calibration: Some(LEVEL_3_CALIBRATION),
+        calibrated_generations: &[3],
     },
     Level {
         number: 4,
         generations: &[3, 2],
         playouts: Some(1_600),
         temperature: 0.0,
-        fallback_depth: Some(5),
+        fallback_depth: Some(6),
         fallback_random: 0.0,
         fallback_calibration: Some(STAND_IN_4_CALIBRATION),
         calibration: Some(LEVEL_4_CALIBRATION),
+        calibrated_generations: &[3, 2],
     },
     Level {
         number: 5,
@@ -174,13 +192,18 @@ pub const LEVELS: [Level; 5] = [
         fallback_random: 0.0,
         fallback_calibration: None,
         calibration: Some(LEVEL_5_CALIBRATION),
+        calibrated_generations: &[],
     },
 ];
 
 impl Level {
-    /// The v the level reports for its own player's raw `v` (see [`Level::calibration`]).
-    pub fn calibrated(&self, v: f32) -> f32 {
-        self.calibration.map_or(v, |map| map.apply(v))
+    /// The v the level reports for the raw `v` of its network of `generation` (see
+    /// [`Level::calibrated_generations`]).
+    pub fn calibrated(&self, generation: u8, v: f32) -> f32 {
+        match self.calibration {
+            Some(map) if self.calibrated_generations.contains(&generation) => map.apply(v),
+            _ => v,
+        }
     }
 
     /// The v the level reports for alpha-beta's raw `v`: level 5's own map, else the map of

@@ -65,6 +65,8 @@ struct Source {
     variant: Variant,
     /// `None` when the level plays alpha-beta by design.
     model: Option<PathBuf>,
+    /// The network generation of `model`, which chooses its calibration.
+    generation: u8,
     dylib: Option<PathBuf>,
 }
 
@@ -140,12 +142,18 @@ impl Brain {
             // A position of another variant than configured: only alpha-beta knows every one.
             return Some(self.alpha_beta(position, history, stop, &moves));
         }
-        let level = self.level;
+        let (level, generation) = (self.level, self.source.generation);
         let thought = match &mut self.player {
             Player::Network {
                 evaluator, tree, ..
             } => {
-                let thought = mcts(evaluator, tree, position, level, self.seed, stop);
+                let thought =
+                    mcts(evaluator, tree, position, level, self.seed, stop).map(|thought| {
+                        Thought {
+                            v: level.calibrated(generation, thought.raw_v),
+                            ..thought
+                        }
+                    });
                 if let Some(error) = evaluator.take_error() {
                     tracing::warn!(
                         "the network failed ({error}); playing with alpha-beta from now on"
@@ -260,16 +268,17 @@ impl Brain {
 fn source(settings: &Settings, level: Level) -> Source {
     let variant = settings.game.variant;
     let dir = settings.paths.models_dir();
-    let path = |generation: &u8| dir.join(model_name(variant, *generation) + ".onnx");
-    let model = level
+    let path = |generation: u8| dir.join(model_name(variant, generation) + ".onnx");
+    let generation = level
         .generations
         .iter()
-        .map(path)
-        .find(|model| model.is_file())
-        .or_else(|| level.generations.last().map(path));
+        .copied()
+        .find(|&generation| path(generation).is_file())
+        .or_else(|| level.generations.last().copied());
     Source {
         variant,
-        model,
+        model: generation.map(path),
+        generation: generation.unwrap_or_default(),
         dylib: dylib(settings.paths.onnxruntime.as_deref()),
     }
 }
@@ -347,8 +356,9 @@ fn load(source: &Source) -> Player {
     }
 }
 
-/// One MCTS search, reusing the tree when `position` follows from its root. `None` if the
-/// search found nothing (it always finds a move for a position with legal moves).
+/// One MCTS search, reusing the tree when `position` follows from its root; its v is the raw
+/// one (the caller calibrates it). `None` if the search found nothing (it always finds a move
+/// for a position with legal moves).
 fn mcts(
     evaluator: &mut NetworkEvaluator,
     tree: &mut Option<Mcts>,
@@ -398,7 +408,7 @@ fn mcts(
     };
     Some(Thought {
         mv: result.best,
-        v: level.calibrated(result.v),
+        v: result.v,
         raw_v: result.v,
         pv,
         playouts_or_nodes: playouts,

@@ -61,7 +61,7 @@ fn without_a_model_it_plays_alpha_beta_and_says_why() {
     assert!(!brain.uses_network());
     let text = brain.describe();
     assert!(
-        text.starts_with("alpha-beta depth 3 (level 3; no network: "),
+        text.starts_with("alpha-beta depth 4 (level 3; no network: "),
         "{text}"
     );
     assert!(
@@ -225,13 +225,28 @@ fn the_shipped_networks_play_when_the_library_is_installed() {
         let mut again = Brain::new(&settings(level, None), 3);
         assert_eq!(first, play(&mut again, 20));
     }
-    // The network levels with a map report it (level 3 has none).
-    for level in [1, 2, 4] {
+    // The network levels report their map's v.
+    for level in [1, 2, 3, 4] {
         assert!(Brain::new(&settings(level, None), 3).uses_network());
         let map = super::level(level).calibration.unwrap();
         let (v, raw) = with_and_without_the_map(&settings(level, None), |_| {}, &a_man_up());
         assert_eq!(v, map.apply(raw), "level {level}");
         assert_ne!(v, raw, "level {level}");
+    }
+    // A generation the map was not fitted on reports its raw v: level 3 with gen2 (as every
+    // variant without a gen3 plays), while level 4's map was checked on both.
+    let gen2_only = tempfile::tempdir().unwrap();
+    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+    std::os::unix::fs::symlink(
+        models.join("russian-gen2.onnx"),
+        gen2_only.path().join("russian-gen2.onnx"),
+    )
+    .unwrap();
+    for (level, mapped) in [(3, false), (4, true)] {
+        let settings = settings(level, gen2_only.path().to_str());
+        assert!(Brain::new(&settings, 3).describe().contains("russian-gen2"));
+        let (v, raw) = with_and_without_the_map(&settings, |_| {}, &a_man_up());
+        assert_eq!(v != raw, mapped, "level {level} with gen2: {raw} -> {v}");
     }
 }
 
