@@ -119,33 +119,37 @@ fn check_records(path: &Path) -> usize {
     results.len()
 }
 
-#[test]
-fn datagen_records_fit_their_positions_and_replay_from_the_seed() {
-    let write = |name: &str, seed: &str| {
-        let out = scratch(name);
-        let args = [
-            "datagen",
-            "--variant",
-            "russian",
-            "--positions",
-            "150",
-            "--depth",
-            "3",
-            "--seed",
-            seed,
-            "--out",
-        ];
-        let (ok, text) = checkerbot(&[&args[..], &[out.to_str().unwrap()]].concat());
+/// Runs `command` (without `--seed` and `--out`) with seed 5 twice and seed 6 once, checks the
+/// records, that the seed replays the same file and that another seed gives another one.
+fn check_replays(name: &str, command: &[&str], says: &str) {
+    let write = |file: &str, seed: &str| {
+        let out = scratch(&format!("{name}-{file}.bin"));
+        let args = [command, &["--seed", seed, "--out", out.to_str().unwrap()]].concat();
+        let (ok, text) = checkerbot(&args);
         assert!(ok, "{text}");
-        assert!(text.contains("150 positions from"), "{text}");
+        assert!(text.contains(says), "{text}");
         out
     };
-    let a = write("datagen-a.bin", "5");
+    let a = write("a", "5");
     assert_eq!(check_records(&a), 150);
-    let again = write("datagen-b.bin", "5");
+    let again = write("b", "5");
     assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&again).unwrap());
-    let other = write("datagen-c.bin", "6");
+    let other = write("c", "6");
     assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&other).unwrap());
+}
+
+#[test]
+fn datagen_records_fit_their_positions_and_replay_from_the_seed() {
+    let command = [
+        "datagen",
+        "--variant",
+        "russian",
+        "--positions",
+        "150",
+        "--depth",
+        "3",
+    ];
+    check_replays("datagen", &command, "150 positions from");
 }
 
 #[test]
@@ -154,36 +158,22 @@ fn selfplay_records_fit_their_positions_and_replay_from_the_seed() {
         return;
     }
     let model = models().join("russian-gen1.onnx");
-    let write = |name: &str, seed: &str| {
-        let out = scratch(name);
-        let args = [
-            "selfplay",
-            "--variant",
-            "russian",
-            "--positions",
-            "150",
-            "--playouts",
-            "24",
-            "--seed",
-            seed,
-            "--model",
-            model.to_str().unwrap(),
-            "--out",
-        ];
-        let (ok, text) = checkerbot(&[&args[..], &[out.to_str().unwrap()]].concat());
-        assert!(ok, "{text}");
-        assert!(
-            text.contains("24 playouts a move: 150 positions from"),
-            "{text}"
-        );
-        out
-    };
-    let a = write("selfplay-a.bin", "5");
-    assert_eq!(check_records(&a), 150);
-    let again = write("selfplay-b.bin", "5");
-    assert_eq!(std::fs::read(&a).unwrap(), std::fs::read(&again).unwrap());
-    let other = write("selfplay-c.bin", "6");
-    assert_ne!(std::fs::read(&a).unwrap(), std::fs::read(&other).unwrap());
+    let command = [
+        "selfplay",
+        "--variant",
+        "russian",
+        "--positions",
+        "150",
+        "--playouts",
+        "24",
+        "--model",
+        model.to_str().unwrap(),
+    ];
+    check_replays(
+        "selfplay",
+        &command,
+        "24 playouts a move: 150 positions from",
+    );
 }
 
 #[test]

@@ -21,7 +21,7 @@ use engine::network::policy::PolicyMap;
 use engine::search::{Limits, Searcher, win_probability};
 use engine::{Game, GameResult, Move, Position, Variant};
 
-use super::training_record::{RecordFile, Sample};
+use super::training_record::{Sample, write_games};
 use crate::rng::SplitMix;
 
 /// Arguments of `checkerbot datagen`.
@@ -66,12 +66,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let map = PolicyMap::new(geometry);
     let mut rng = SplitMix::new(args.seed);
     let mut searcher = Searcher::new(32);
-    let mut file = RecordFile::create(&args.out, args.positions)?;
-    while file.wants_more() {
-        let (samples, result) = play_game(args, &map, &mut searcher, &mut rng)?;
-        file.add_game(&samples, result)?;
-    }
-    println!("labelled at depth {}: {}", args.depth, file.finish()?);
+    let summary = write_games(&args.out, args.positions, || {
+        play_game(args, &map, &mut searcher, &mut rng)
+    })?;
+    println!("labelled at depth {}: {summary}", args.depth);
     Ok(())
 }
 

@@ -26,7 +26,7 @@ use engine::network::runtime::{Network, NetworkEvaluator};
 use engine::search::mcts::{Mcts, MctsConfig, MctsLimits, RootNoise};
 use engine::{Game, GameResult, Variant};
 
-use super::training_record::{RecordFile, Sample};
+use super::training_record::{Sample, write_games};
 use crate::rng::SplitMix;
 
 /// Arguments of `checkerbot selfplay`.
@@ -91,12 +91,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut evaluator = NetworkEvaluator::new(network);
     let map = PolicyMap::new(args.variant.geometry());
     let mut rng = SplitMix::new(args.seed);
-    let mut file = RecordFile::create(&args.out, args.positions)?;
-    while file.wants_more() {
-        let (samples, result) = play_game(args, &map, &mut evaluator, &mut rng)?;
-        file.add_game(&samples, result)?;
-    }
-    println!("{} playouts a move: {}", args.playouts, file.finish()?);
+    let summary = write_games(&args.out, args.positions, || {
+        play_game(args, &map, &mut evaluator, &mut rng)
+    })?;
+    println!("{} playouts a move: {summary}", args.playouts);
     Ok(())
 }
 

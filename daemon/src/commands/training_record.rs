@@ -63,8 +63,23 @@ impl Sample {
     }
 }
 
+/// Plays games with `play` until `path` holds `positions` positions (the last game's surplus is
+/// left out), and says what the file holds.
+pub fn write_games(
+    path: &Path,
+    positions: u64,
+    mut play: impl FnMut() -> anyhow::Result<(Vec<Sample>, GameResult)>,
+) -> anyhow::Result<String> {
+    let mut file = RecordFile::create(path, positions)?;
+    while file.wants_more() {
+        let (samples, result) = play()?;
+        file.add_game(&samples, result)?;
+    }
+    file.finish()
+}
+
 /// A file of records being written, game by game, up to a number of positions.
-pub struct RecordFile {
+struct RecordFile {
     out: BufWriter<File>,
     path: PathBuf,
     limit: u64,
@@ -77,7 +92,7 @@ pub struct RecordFile {
 
 impl RecordFile {
     /// Creates (or replaces) `path`, to hold `limit` positions.
-    pub fn create(path: &Path, limit: u64) -> anyhow::Result<RecordFile> {
+    fn create(path: &Path, limit: u64) -> anyhow::Result<RecordFile> {
         let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
         Ok(RecordFile {
             out: BufWriter::new(file),
@@ -91,13 +106,13 @@ impl RecordFile {
     }
 
     /// Whether another game is needed.
-    pub fn wants_more(&self) -> bool {
+    fn wants_more(&self) -> bool {
         self.written < self.limit
     }
 
     /// Writes a finished game's positions (those that still fit), and reports progress every
     /// 10,000 positions on standard error.
-    pub fn add_game(&mut self, samples: &[Sample], result: GameResult) -> anyhow::Result<()> {
+    fn add_game(&mut self, samples: &[Sample], result: GameResult) -> anyhow::Result<()> {
         self.games += 1;
         self.results[match result {
             GameResult::Win(Color::White) => 0,
@@ -125,7 +140,7 @@ impl RecordFile {
     }
 
     /// Flushes the file and says what it holds.
-    pub fn finish(mut self) -> anyhow::Result<String> {
+    fn finish(mut self) -> anyhow::Result<String> {
         self.out
             .flush()
             .with_context(|| format!("writing {}", self.path.display()))?;
