@@ -12,10 +12,13 @@ Rust from the same formulas and compare them with what ONNX Runtime returns. Onl
 `onnx` package is needed (no torch).
 
 Options that break the model on purpose let tests check the fallbacks: a wrong variant or
-encoding version in the metadata, a wrong policy size, or no metadata at all.
+encoding version in the metadata, a wrong policy size, or no metadata at all. `--calibration`
+writes the value maps per level (`checkerbot.calibration`, valid or not: the text is written
+as given).
 
 Usage: make_test_model.py OUT.onnx [--variant russian] [--encoding 1] [--side 8]
                                    [--policy-size 280] [--no-metadata]
+                                   [--calibration '3=1.14,0.528;4=0.909,0.959']
 """
 
 import argparse
@@ -43,6 +46,7 @@ def main() -> None:
     parser.add_argument("--side", type=int, default=8)
     parser.add_argument("--policy-size", type=int, default=280)
     parser.add_argument("--no-metadata", action="store_true")
+    parser.add_argument("--calibration")
     args = parser.parse_args()
 
     features = PLANES * args.side * args.side
@@ -83,9 +87,10 @@ def main() -> None:
     # IR version 8 is read by every ONNX Runtime since 1.10; newer `onnx` defaults higher.
     model.ir_version = 8
     if not args.no_metadata:
-        helper.set_model_props(
-            model, {"checkerbot.variant": args.variant, "checkerbot.encoding": args.encoding}
-        )
+        props = {"checkerbot.variant": args.variant, "checkerbot.encoding": args.encoding}
+        if args.calibration is not None:
+            props["checkerbot.calibration"] = args.calibration
+        helper.set_model_props(model, props)
     onnx.checker.check_model(model)
     onnx.save(model, args.out)
 

@@ -116,7 +116,7 @@ fn evaluations_match_the_reference_computation() {
 #[test]
 fn metadata_and_shape_mismatches_name_what_is_wrong() {
     let lib = library();
-    let cases: [(&str, &[&str], &str); 5] = [
+    let cases: [(&str, &[&str], &str); 7] = [
         (
             "brazilian",
             &["--variant", "brazilian"],
@@ -142,6 +142,17 @@ fn metadata_and_shape_mismatches_name_what_is_wrong() {
             &["--side", "10"],
             "input `planes` Float32 [?, 5, 10, 10], expected f32 [batch, 5, 8, 8]",
         ),
+        (
+            "calibration-syntax",
+            &["--calibration", "3=1.1"],
+            "checkerbot.calibration = 3=1.1, expected level=slope,offset;... \
+             (`3=1.1` is not level=slope,offset)",
+        ),
+        (
+            "calibration-flat",
+            &["--calibration", "1=2.5,-1;2=0,0.5"],
+            "level 2's map (0, 0.5) needs a positive slope",
+        ),
     ];
     for (name, args, message) in cases {
         let path = model(name, args);
@@ -160,6 +171,26 @@ fn metadata_and_shape_mismatches_name_what_is_wrong() {
     // The same model is fine for the variant it was made for.
     let path = model("brazilian", &["--variant", "brazilian"]);
     Network::load(Some(&lib), &path, Variant::Brazilian).unwrap();
+}
+
+/// A model's calibration maps are read for the levels it names; a model without them has
+/// none, so every level reports its raw v.
+#[test]
+fn calibration_maps_travel_with_the_model() {
+    let lib = library();
+    let path = model(
+        "calibrated",
+        &["--calibration", "4=0.909,0.959;3=1.14,0.528"],
+    );
+    let network = Network::load(Some(&lib), &path, Variant::Russian).unwrap();
+    let maps = network.calibrations();
+    let level = |n| maps.for_level(n).map(|map| (map.slope, map.offset));
+    assert_eq!(level(3), Some((1.14, 0.528)));
+    assert_eq!(level(4), Some((0.909, 0.959)));
+    assert_eq!(level(1), None);
+    assert_eq!(maps.to_string(), "3=1.14,0.528;4=0.909,0.959");
+    let plain = Network::load(Some(&lib), &model("uncalibrated", &[]), Variant::Russian).unwrap();
+    assert!(plain.calibrations().is_empty());
 }
 
 #[test]

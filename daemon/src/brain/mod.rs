@@ -12,14 +12,17 @@
 //!
 //! Randomness (temperature, the weak levels' random moves) comes from the seed given to
 //! [`Brain::new`], so a game replays exactly unless a search was stopped by the clock.
+//!
+//! The v a thought reports is calibrated: the network's v by the map its model carries for
+//! the level (none: the raw v), alpha-beta's by the level's own map (see [`levels`]).
 
-pub mod calibration;
 pub mod levels;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use checkerbot_config::Settings;
+use engine::network::calibration::ValueCalibration;
 use engine::network::runtime::{Network, NetworkEvaluator, library};
 use engine::search::mcts::{Mcts, MctsConfig, MctsLimits};
 use engine::search::{Limits, Searcher};
@@ -33,8 +36,9 @@ use crate::rng::SplitMix;
 pub struct Thought {
     /// The move to play.
     pub mv: Move,
-    /// The robot's win probability, 0..=1, after its own search and the level's calibration
-    /// ([`levels::Level::calibration`]): the emotions read it.
+    /// The robot's win probability, 0..=1, after its own search and the calibration of what
+    /// played (the network model's map for the level, or the level's alpha-beta map): the
+    /// emotions read it.
     pub v: f32,
     /// The search's own v before the calibration, logged by `checkerbot match --v-log` so a
     /// level's map can be refitted from any binary (`training/calibration.py --raw`).
@@ -65,8 +69,6 @@ struct Source {
     variant: Variant,
     /// `None` when the level plays alpha-beta by design.
     model: Option<PathBuf>,
-    /// The network generation of `model`, which chooses its calibration.
-    generation: u8,
     dylib: Option<PathBuf>,
 }
 
@@ -142,15 +144,16 @@ impl Brain {
             // A position of another variant than configured: only alpha-beta knows every one.
             return Some(self.alpha_beta(position, history, stop, &moves));
         }
-        let (level, generation) = (self.level, self.source.generation);
+        let level = self.level;
         let thought = match &mut self.player {
             Player::Network {
                 evaluator, tree, ..
             } => {
+                let map = network_calibration(evaluator, level);
                 let thought =
                     mcts(evaluator, tree, position, level, self.seed, stop).map(|thought| {
                         Thought {
-                            v: level.calibrated(generation, thought.raw_v),
+                            v: map.map_or(thought.raw_v, |map| map.apply(thought.raw_v)),
                             ..thought
                         }
                     });
@@ -187,8 +190,13 @@ impl Brain {
                 } else {
                     String::new()
                 };
+                let raw = if network_calibration(evaluator, self.level).is_some() {
+                    ""
+                } else {
+                    "; raw v: the model has no calibration for this level"
+                };
                 format!(
-                    "network {name} via ONNX Runtime {}, {playouts}{temperature} (level {})",
+                    "network {name} via ONNX Runtime {}, {playouts}{temperature} (level {}{raw})",
                     runtime_version(evaluator.network().library()),
                     self.level.number
                 )
@@ -252,7 +260,10 @@ impl Brain {
             searched
         };
         let pv = if mv == searched { result.pv } else { vec![mv] };
-        let v = self.level.alpha_beta_calibrated(result.win_probability);
+        let v = self
+            .level
+            .alpha_beta_calibration
+            .apply(result.win_probability);
         Thought {
             mv,
             v,
@@ -278,7 +289,6 @@ fn source(settings: &Settings, level: Level) -> Source {
     Source {
         variant,
         model: generation.map(path),
-        generation: generation.unwrap_or_default(),
         dylib: dylib(settings.paths.onnxruntime.as_deref()),
     }
 }
@@ -354,6 +364,11 @@ fn load(source: &Source) -> Player {
     Player::AlphaBeta {
         reason: Some(reason),
     }
+}
+
+/// The map the network's model carries for `level`, if any.
+fn network_calibration(evaluator: &NetworkEvaluator, level: Level) -> Option<ValueCalibration> {
+    evaluator.network().calibrations().for_level(level.number)
 }
 
 /// One MCTS search, reusing the tree when `position` follows from its root; its v is the raw

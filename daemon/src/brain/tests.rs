@@ -9,8 +9,10 @@ use std::time::Instant;
 use checkerbot_config::Settings;
 use engine::{Game, Position, Variant};
 
+use engine::network::calibration::ValueCalibration;
+
 use super::levels::{LEVEL_5_CALIBRATION, Level};
-use super::{Brain, Thought, model_name};
+use super::{Brain, Player, Thought, model_name};
 
 fn settings(level: u8, models: Option<&str>) -> Settings {
     let mut settings = Settings::default();
@@ -225,29 +227,48 @@ fn the_shipped_networks_play_when_the_library_is_installed() {
         let mut again = Brain::new(&settings(level, None), 3);
         assert_eq!(first, play(&mut again, 20));
     }
-    // The network levels report their map's v.
+    // The network levels report the v of the map their model carries for them.
     for level in [1, 2, 3, 4] {
-        assert!(Brain::new(&settings(level, None), 3).uses_network());
-        let map = super::level(level).calibration.unwrap();
-        let (v, raw) = with_and_without_the_map(&settings(level, None), |_| {}, &a_man_up());
-        assert_eq!(v, map.apply(raw), "level {level}");
+        let (v, raw) = network_v(&settings(level, None), true);
         assert_ne!(v, raw, "level {level}");
     }
-    // A generation the map was not fitted on reports its raw v: level 3 with gen2 (as every
-    // variant without a gen3 plays), while level 4's map was checked on both.
+    // A model without a map for the level reports its raw v: gen2 has one for level 4, where
+    // it was fitted, but none for level 3, where only gen3's was (a map fits one network).
     let gen2_only = tempfile::tempdir().unwrap();
-    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
     std::os::unix::fs::symlink(
-        models.join("russian-gen2.onnx"),
+        shipped_models().join("russian-gen2.onnx"),
         gen2_only.path().join("russian-gen2.onnx"),
     )
     .unwrap();
     for (level, mapped) in [(3, false), (4, true)] {
         let settings = settings(level, gen2_only.path().to_str());
-        assert!(Brain::new(&settings, 3).describe().contains("russian-gen2"));
-        let (v, raw) = with_and_without_the_map(&settings, |_| {}, &a_man_up());
+        let text = Brain::new(&settings, 3).describe();
+        assert!(text.contains("russian-gen2"), "{text}");
+        assert_eq!(!text.contains("raw v"), mapped, "{text}");
+        let (v, raw) = network_v(&settings, mapped);
         assert_eq!(v != raw, mapped, "level {level} with gen2: {raw} -> {v}");
     }
+}
+
+fn shipped_models() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+}
+
+/// A network brain's first v and raw v with White a man up, checked to be the model's map for
+/// the level (when `mapped`) of the raw v.
+fn network_v(settings: &Settings, mapped: bool) -> (f32, f32) {
+    let mut brain = Brain::new(settings, 1);
+    let Player::Network { evaluator, .. } = &brain.player else {
+        panic!("level {}: {}", settings.play.level, brain.describe());
+    };
+    let map = super::network_calibration(evaluator, brain.level);
+    assert_eq!(map.is_some(), mapped, "level {}", settings.play.level);
+    let thought = brain
+        .think(&a_man_up(), &[], &AtomicBool::new(false))
+        .unwrap();
+    let expected = map.map_or(thought.raw_v, |map| map.apply(thought.raw_v));
+    assert_eq!(thought.v, expected, "level {}", settings.play.level);
+    (thought.v, thought.raw_v)
 }
 
 /// A Russian position with White a man up, so alpha-beta's raw v is neither even nor proven.
@@ -259,8 +280,8 @@ fn a_man_up() -> Position {
     .unwrap()
 }
 
-/// The first thought's v in `position` of a brain made from `settings` and `adjust`ed, and of
-/// the same brain without its level's map.
+/// The first thought's v in `position` of an alpha-beta brain made from `settings` and
+/// `adjust`ed, and of the same brain without its level's map.
 fn with_and_without_the_map(
     settings: &Settings,
     adjust: impl Fn(&mut Level),
@@ -270,9 +291,9 @@ fn with_and_without_the_map(
     let think = |calibrated: bool| {
         let mut brain = Brain::new(settings, 1);
         adjust(&mut brain.level);
+        assert!(!brain.uses_network());
         if !calibrated {
-            brain.level.calibration = None;
-            brain.level.fallback_calibration = None;
+            brain.level.alpha_beta_calibration = ValueCalibration::IDENTITY;
         }
         brain.think(position, &[], &stop).unwrap()
     };
@@ -314,40 +335,41 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
         );
         assert_eq!(raw, searched.win_probability, "level {level}");
         // The stand-in's own map, not the network's: they were fitted on different players.
-        let map = super::level(level).fallback_calibration.unwrap();
+        let map = super::level(level).alpha_beta_calibration;
         assert_eq!(v, map.apply(raw), "level {level}");
         assert_ne!(v, raw, "level {level}");
     }
 }
 
-/// The networks `models/` ships, by file stem: both generations the levels use for every
-/// variant that has networks, and Russian's refined one (`models/README.md`, "Shipped
-/// networks").
-const SHIPPED_NETWORKS: [&str; 13] = [
-    "brazilian-gen1",
-    "brazilian-gen2",
-    "english-gen1",
-    "english-gen2",
-    "italian-gen1",
-    "italian-gen2",
-    "pool-gen1",
-    "pool-gen2",
-    "russian-gen1",
-    "russian-gen2",
-    "russian-gen3",
-    "russian-giveaway-gen1",
-    "russian-giveaway-gen2",
+/// The networks `models/` ships, by file stem, with the levels whose v map each carries
+/// (`models/README.md`, "Shipped networks" and "Calibration of v"): both generations the
+/// levels use for every variant that has networks, and Russian's refined one.
+const SHIPPED_NETWORKS: [(&str, &[u8]); 13] = [
+    ("brazilian-gen1", &[]),
+    ("brazilian-gen2", &[]),
+    ("english-gen1", &[]),
+    ("english-gen2", &[]),
+    ("italian-gen1", &[]),
+    ("italian-gen2", &[]),
+    ("pool-gen1", &[]),
+    ("pool-gen2", &[]),
+    ("russian-gen1", &[1, 2]),
+    ("russian-gen2", &[4]),
+    ("russian-gen3", &[3, 4]),
+    ("russian-giveaway-gen1", &[]),
+    ("russian-giveaway-gen2", &[]),
 ];
 
 /// Every file in `models/` loads for the variant and generation its name gives (its metadata
-/// must name that variant and the encoding) and plays a legal first move, so a stale or
-/// misnamed network fails here rather than silently turning the robot into alpha-beta.
+/// must name that variant and the encoding), carries maps for the levels listed and only for
+/// levels that play its generation, and plays a legal first move, so a stale or misnamed
+/// network fails here rather than silently turning the robot into alpha-beta.
 #[test]
 fn every_shipped_network_loads_for_the_variant_its_name_gives() {
     if !onnxruntime_installed() {
         return;
     }
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+    let dir = shipped_models();
     let mut found = Vec::new();
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
@@ -373,13 +395,33 @@ fn every_shipped_network_loads_for_the_variant_its_name_gives() {
             text.starts_with(&format!("network {stem} via ONNX Runtime ")),
             "{text}"
         );
+        let Player::Network { evaluator, .. } = &brain.player else {
+            unreachable!("{text}");
+        };
+        let mapped: Vec<u8> = evaluator
+            .network()
+            .calibrations()
+            .iter()
+            .map(|(level, _)| level)
+            .collect();
+        for &level in &mapped {
+            let plays = super::level(level).generations.contains(&generation);
+            assert!(
+                plays,
+                "{stem}.onnx has a map for level {level}, which never plays it"
+            );
+        }
         let position = Position::new(variant);
         let thought = brain
             .think(&position, &[], &AtomicBool::new(false))
             .unwrap();
         assert!(position.legal_moves().contains(&thought.mv), "{stem}");
-        found.push(stem);
+        found.push((stem, mapped));
     }
     found.sort();
-    assert_eq!(found, SHIPPED_NETWORKS);
+    let expected: Vec<(String, Vec<u8>)> = SHIPPED_NETWORKS
+        .iter()
+        .map(|(stem, levels)| ((*stem).to_owned(), levels.to_vec()))
+        .collect();
+    assert_eq!(found, expected);
 }

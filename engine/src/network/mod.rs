@@ -4,12 +4,15 @@
 //! and answers with one logit per [`policy`] index and a value: the expected score of the side
 //! to move (1 win, ½ draw, 0 loss), which the robot's emotions read as a win probability.
 //! The layout is versioned ([`ENCODING_VERSION`]) and described for model authors in
-//! `models/README.md`; a model states the version it was trained for in its ONNX metadata.
+//! `models/README.md`; a model states the version it was trained for in its ONNX metadata, and
+//! may carry the [`calibration`] maps from its value to the win probability the robot reports
+//! at each difficulty level.
 //!
 //! Everything here is pure except `runtime` (feature `onnx`), which loads ONNX Runtime and a
 //! model file. It is behind a feature because it is the only part of the engine that does I/O
 //! and because it pulls in `ort`, which the rules engine's users do not need.
 
+pub mod calibration;
 pub mod encoding;
 pub mod policy;
 #[cfg(feature = "onnx")]

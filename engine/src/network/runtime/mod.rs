@@ -19,6 +19,7 @@ use ort::value::{Tensor, TensorElementType, ValueType};
 
 pub use self::error::NetworkError;
 pub use self::evaluator::NetworkEvaluator;
+use super::calibration::{LevelCalibrations, META_CALIBRATION};
 use super::encoding::{PLANES, input_len, write_planes};
 use super::policy::PolicyMap;
 use super::{ENCODING_VERSION, INPUT_NAME, META_ENCODING, META_VARIANT, POLICY_NAME, VALUE_NAME};
@@ -31,6 +32,7 @@ pub struct Network {
     policy: PolicyMap,
     library: PathBuf,
     model: PathBuf,
+    calibrations: LevelCalibrations,
 }
 
 impl fmt::Debug for Network {
@@ -92,14 +94,15 @@ impl Network {
             source,
         })?;
         let session = guard("open the model", || open_session(model))??;
-        let network = Network {
+        let mut network = Network {
             session,
             variant,
             policy: PolicyMap::new(variant.geometry()),
             library,
             model: model.to_path_buf(),
+            calibrations: LevelCalibrations::new(),
         };
-        network.check_metadata()?;
+        network.calibrations = network.check_metadata()?;
         network.check_shapes()?;
         Ok(network)
     }
@@ -112,6 +115,12 @@ impl Network {
     /// The numbering of the policy outputs.
     pub const fn policy_map(&self) -> &PolicyMap {
         &self.policy
+    }
+
+    /// The model's maps from its value to the win probability the robot reports, per level
+    /// (empty if it carries none: every level reports the raw value).
+    pub const fn calibrations(&self) -> &LevelCalibrations {
+        &self.calibrations
     }
 
     /// The ONNX Runtime library in use.
@@ -147,10 +156,16 @@ impl Network {
         guard("evaluate", move || run(session, shape, input, policy_len))?
     }
 
-    fn check_metadata(&self) -> Result<(), NetworkError> {
-        let (variant, encoding) = guard("read the model's metadata", || {
+    /// Checks the variant and the encoding version, and reads the optional calibration maps
+    /// (a model with unreadable maps is refused: its v would mislead the emotions).
+    fn check_metadata(&self) -> Result<LevelCalibrations, NetworkError> {
+        let (variant, encoding, calibration) = guard("read the model's metadata", || {
             let meta = self.session.metadata().map_err(|e| self.invalid(&e))?;
-            Ok::<_, NetworkError>((meta.custom(META_VARIANT), meta.custom(META_ENCODING)))
+            Ok::<_, NetworkError>((
+                meta.custom(META_VARIANT),
+                meta.custom(META_ENCODING),
+                meta.custom(META_CALIBRATION),
+            ))
         })??;
         let expect_variant = self.variant.name().to_owned();
         let found = variant.unwrap_or_else(|| "<missing>".to_owned());
@@ -161,7 +176,13 @@ impl Network {
         if found.trim().parse::<u32>().ok() != Some(ENCODING_VERSION) {
             return Err(self.metadata(META_ENCODING, found, ENCODING_VERSION.to_string()));
         }
-        Ok(())
+        let Some(text) = calibration else {
+            return Ok(LevelCalibrations::new());
+        };
+        text.parse().map_err(|error| {
+            let expected = format!("level=slope,offset;... ({error})");
+            self.metadata(META_CALIBRATION, text.clone(), expected)
+        })
     }
 
     fn check_shapes(&self) -> Result<(), NetworkError> {
