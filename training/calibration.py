@@ -88,7 +88,7 @@ def sigmoid(x):
 
 
 def platt(slope, offset, v):
-    """The map the daemon's Brain applies (daemon/src/brain/calibration.rs)."""
+    """The map the robot applies (engine/src/network/calibration.rs)."""
     if v <= 0.0 or v >= 1.0:
         return v
     return sigmoid(slope * logit(v) + offset)
@@ -181,7 +181,7 @@ def main():
             return
         slope, offset = fit(moves)
         print(f"Platt scaling: slope {slope:.4f}, offset {offset:.4f}")
-        print(f"  Calibration {{ slope: {slope:.3f}, offset: {offset:.3f} }}\n")
+        print(f"  stamp_calibration.py MODEL --level N --map {slope:.3f},{offset:.3f}\n")
         title = "v' = sigmoid(slope * logit(v) + offset)"
     mapped = [[(platt(slope, offset, v), r) for v, r in game] for game in games]
     table([move for game in mapped for move in game], len(games), title)

@@ -345,19 +345,19 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
 /// (`models/README.md`, "Shipped networks" and "Calibration of v"): both generations the
 /// levels use for every variant that has networks, and Russian's refined one.
 const SHIPPED_NETWORKS: [(&str, &[u8]); 13] = [
-    ("brazilian-gen1", &[]),
-    ("brazilian-gen2", &[]),
-    ("english-gen1", &[]),
-    ("english-gen2", &[]),
-    ("italian-gen1", &[]),
-    ("italian-gen2", &[]),
-    ("pool-gen1", &[]),
-    ("pool-gen2", &[]),
+    ("brazilian-gen1", &[1, 2]),
+    ("brazilian-gen2", &[3, 4]),
+    ("english-gen1", &[1, 2]),
+    ("english-gen2", &[3, 4]),
+    ("italian-gen1", &[1, 2]),
+    ("italian-gen2", &[3, 4]),
+    ("pool-gen1", &[1, 2]),
+    ("pool-gen2", &[3, 4]),
     ("russian-gen1", &[1, 2]),
     ("russian-gen2", &[4]),
     ("russian-gen3", &[3, 4]),
-    ("russian-giveaway-gen1", &[]),
-    ("russian-giveaway-gen2", &[]),
+    ("russian-giveaway-gen1", &[1, 2]),
+    ("russian-giveaway-gen2", &[3, 4]),
 ];
 
 /// Every file in `models/` loads for the variant and generation its name gives (its metadata
