@@ -102,7 +102,7 @@ impl Network {
             model: model.to_path_buf(),
             calibrations: LevelCalibrations::new(),
         };
-        network.calibrations = network.check_metadata()?;
+        network.calibrations = network.read_metadata()?;
         network.check_shapes()?;
         Ok(network)
     }
@@ -158,7 +158,7 @@ impl Network {
 
     /// Checks the variant and the encoding version, and reads the optional calibration maps
     /// (a model with unreadable maps is refused: its v would mislead the emotions).
-    fn check_metadata(&self) -> Result<LevelCalibrations, NetworkError> {
+    fn read_metadata(&self) -> Result<LevelCalibrations, NetworkError> {
         let (variant, encoding, calibration) = guard("read the model's metadata", || {
             let meta = self.session.metadata().map_err(|e| self.invalid(&e))?;
             Ok::<_, NetworkError>((
