@@ -88,7 +88,7 @@ def sigmoid(x):
 
 
 def platt(slope, offset, v):
-    """The map the robot applies (engine/src/network/calibration.rs)."""
+    """The map the robot applies (engine/network/src/calibration.rs)."""
     if v <= 0.0 or v >= 1.0:
         return v
     return sigmoid(slope * logit(v) + offset)

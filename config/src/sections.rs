@@ -3,7 +3,7 @@
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 
-use engine::Variant;
+use rules::Variant;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Everything an operator can set.

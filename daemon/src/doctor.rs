@@ -19,8 +19,9 @@ use tokio_util::codec::Framed;
 
 use crate::brain::Brain;
 use crate::calibrate::check::check_calibration;
+use crate::devices::{CALIBRATION_FILE, open_port};
 use crate::robot::occupancy_map;
-use crate::run::{CALIBRATION_FILE, config_path, open_port};
+use crate::settings_source::config_path;
 
 /// How long a device may take to answer before the doctor calls it silent.
 const DEVICE_TIMEOUT: Duration = Duration::from_secs(3);

@@ -3,6 +3,7 @@
 mod brain;
 mod calibrate;
 mod commands;
+mod devices;
 mod doctor;
 mod host;
 mod notify;
@@ -11,6 +12,7 @@ mod reload;
 mod rng;
 mod robot;
 mod run;
+mod settings_source;
 mod sim;
 mod state;
 
@@ -78,7 +80,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => commands::selfplay::run(&args),
         Command::Sim(args) => sim::run(&args),
         Command::Run(args) => run::run(&args),
-        Command::Calibrate(args) => calibrate::run(&args),
+        Command::Calibrate(args) => calibrate::run(&args, sim::dobot_rig::standalone_arm),
         Command::Doctor(args) => return doctor::run(&args),
         Command::SimDevices(args) => sim::devices::run(&args),
     };

@@ -7,24 +7,23 @@
 //! (see [`crate::reload`]); SIGTERM or Ctrl-C lets the arm finish its move, parks it and exits,
 //! with the game in the journal for the next start.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::Duration;
 
 use anyhow::Context as _;
 use checkerbot_config::{ArmKind, RobotSide, Settings};
 use emotions::{Millis, Mind};
-use engine::Color;
-use hal::arm::Calibration;
-use hal::controller::device::{ControllerDevice, DeviceConfig};
-use hal::controller::link::{LinkConfig, connect};
-use hal::dobot::{DobotArm, DobotConfig};
+use hal::controller::device::ControllerDevice;
+use hal::dobot::DobotArm;
+use rules::Color;
 use sounds::{Library, Speaker, Voice};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::broadcast;
-use tokio_serial::{SerialPortBuilderExt as _, SerialStream};
+use tokio_serial::SerialStream;
 
 use crate::brain::Brain;
+use crate::devices::{connect_board, connect_dobot, load_calibration};
 use crate::host::{LogEvent, RobotColor};
 use crate::notify::Notifier;
 use crate::operator::{PageConfig, serve_page};
@@ -32,13 +31,8 @@ use crate::robot::{
     ARM_RECONNECT_PATIENCE, LoopConfig, Observer, PlannedArm, Reconnect, ReopenArm, Robot, ThinkOn,
     View, start_or_resume,
 };
+use crate::settings_source::config_path;
 use crate::state::StateDir;
-
-/// Where the settings are read from when `--config` is not given.
-pub const SYSTEM_CONFIG: &str = "/etc/checkerbot/checkerbot.toml";
-
-/// The file name of the arm's calibration in the state directory.
-pub const CALIBRATION_FILE: &str = "calibration.toml";
 
 /// Arguments of `checkerbot run`.
 #[derive(Debug, clap::Args)]
@@ -46,13 +40,6 @@ pub struct Args {
     /// Settings file (default: /etc/checkerbot/checkerbot.toml when it exists).
     #[arg(long)]
     config: Option<PathBuf>,
-}
-
-/// The settings file to read: the given one, or the system's when it exists.
-pub fn config_path(given: Option<&Path>) -> Option<PathBuf> {
-    given
-        .map(Path::to_path_buf)
-        .or_else(|| Some(PathBuf::from(SYSTEM_CONFIG)).filter(|p| p.exists()))
 }
 
 /// Runs the command.
@@ -64,69 +51,6 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .build()
         .context("starting the async runtime")?
         .block_on(serve(settings, path))
-}
-
-/// Opens a serial port exclusively, so a second daemon or a terminal program cannot interleave
-/// bytes with ours.
-pub(crate) fn open_port(path: &Path, baud: u32) -> anyhow::Result<SerialStream> {
-    tokio_serial::new(path.to_string_lossy(), baud)
-        .open_native_async()
-        .with_context(|| format!("opening the serial port {}", path.display()))
-}
-
-/// Opens the board controller's port and completes the handshake.
-pub(crate) async fn connect_board(path: PathBuf, baud: u32) -> anyhow::Result<ControllerDevice> {
-    let port = open_port(&path, baud)?;
-    let connection = connect(port, LinkConfig::default())
-        .await
-        .with_context(|| format!("no board controller answering on {}", path.display()))?;
-    tracing::info!(
-        "board controller on {}: firmware {:?}",
-        path.display(),
-        connection.welcome.firmware
-    );
-    let (device, link) = ControllerDevice::new(connection, DeviceConfig::default());
-    tokio::spawn(async move {
-        if let Err(err) = link.run().await {
-            tracing::warn!("the board controller's link ended: {err}");
-        }
-    });
-    Ok(device)
-}
-
-/// Opens the Dobot's port and starts a driver session (which re-reads the arm's queue, so this
-/// is also how a Dobot that was unplugged is taken up again).
-pub(crate) async fn connect_dobot(
-    path: PathBuf,
-    baud: u32,
-) -> anyhow::Result<DobotArm<SerialStream>> {
-    connect_dobot_with(path, baud, DobotConfig::default()).await
-}
-
-/// [`connect_dobot`] with the driver's settings given (the simulated arm's park pose and
-/// speed).
-pub(crate) async fn connect_dobot_with(
-    path: PathBuf,
-    baud: u32,
-    config: DobotConfig,
-) -> anyhow::Result<DobotArm<SerialStream>> {
-    DobotArm::connect(open_port(&path, baud)?, config)
-        .await
-        .with_context(|| format!("no Dobot answering on {}", path.display()))
-}
-
-/// Reads and checks the arm's calibration.
-pub fn load_calibration(state_dir: &Path) -> anyhow::Result<Calibration> {
-    let path = state_dir.join(CALIBRATION_FILE);
-    let text = std::fs::read_to_string(&path).with_context(|| {
-        format!(
-            "reading the arm's calibration {} (teach one with `checkerbot calibrate`; an \
-             example is /usr/share/doc/checkerbot/calibration.example.toml when installed, \
-             hal/data/calibration.example.toml in the source tree)",
-            path.display()
-        )
-    })?;
-    Calibration::from_toml(&text).with_context(|| format!("checking {}", path.display()))
 }
 
 /// The game's state as systemd's STATUS line.

@@ -7,7 +7,7 @@ mod support;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use engine::{Position, Variant, notation};
+use rules::{Position, Variant, notation};
 use serde_json::Value;
 use support::{Lines, SimDevices};
 

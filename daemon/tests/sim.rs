@@ -3,17 +3,10 @@
 
 use std::process::Command;
 
-use engine::{Game, Variant, notation};
+use rules::{Game, Variant, notation};
 use serde_json::Value;
 
-#[path = "../../engine/tests/support/python.rs"]
-mod python;
-
-/// pydraughts' reader of PDN files (one JSON line per game).
-const PDN_READER: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../engine/tests/oracle/pydraughts_read_pdn.py"
-);
+use testkit::{PYDRAUGHTS_READ_PDN as PDN_READER, python};
 
 fn run_sim(args: &[&str]) -> (String, Vec<Value>) {
     let dir = tempfile::tempdir().unwrap();
@@ -116,7 +109,7 @@ fn a_whole_game_over_ptys_is_archived_and_pydraughts_replays_it() {
     assert_eq!(archive.len(), 1);
     assert_eq!(archive[0].game.moves(), played[0].moves());
     assert_eq!(archive[0].result, over["result"].as_str().unwrap());
-    let python = python::venv("pydraughts", &["pydraughts==0.6.7"]);
+    let python = testkit::pydraughts_python();
     let read = python::run(
         Command::new(&python).arg(PDN_READER).arg(pdn),
         "reading the robot's archive with pydraughts",
@@ -125,7 +118,7 @@ fn a_whole_game_over_ptys_is_archived_and_pydraughts_replays_it() {
     assert_eq!(entry["error"], Value::Null, "{entry}");
     assert_eq!(entry["plies"], played[0].moves().len(), "{entry}");
     if let Some(outcome) = played[0].outcome()
-        && let engine::GameResult::Win(side) = outcome.result
+        && let rules::GameResult::Win(side) = outcome.result
     {
         // Draw rules differ between implementations; a win is a win everywhere.
         assert_eq!(entry["winner"], side.name(), "{entry}");
@@ -238,9 +231,9 @@ fn sim(args: &[&str]) -> String {
 }
 
 /// The games of a state directory's archive, each replayed through the rules by the reader.
-fn archived(state: &std::path::Path) -> Vec<engine::pdn::PdnGame> {
+fn archived(state: &std::path::Path) -> Vec<rules::pdn::PdnGame> {
     let text = std::fs::read_to_string(state.join("games.pdn")).unwrap_or_default();
-    engine::pdn::read(&text).expect("the archive is valid PDN")
+    rules::pdn::read(&text).expect("the archive is valid PDN")
 }
 
 fn counters(state: &std::path::Path) -> Value {

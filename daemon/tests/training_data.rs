@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use engine::network::policy::PolicyMap;
-use engine::{Color, Position, Variant, fen};
+use network::policy::PolicyMap;
+use rules::{Color, Position, Variant, fen};
 
 const SIDE: usize = 8;
 const POLICY: usize = 280;

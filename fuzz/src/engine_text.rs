@@ -1,6 +1,6 @@
 //! The rules engine's text parsers' fuzz targets: FEN, move text, PDN.
 
-use engine::{Position, Variant, fen, notation, pdn};
+use rules::{Position, Variant, fen, notation, pdn};
 
 /// Any text given as a FEN: parsing must return a position or an error, never panic, and a
 /// position it returns must write back to a FEN that parses to the same position.

@@ -15,11 +15,11 @@ mod planner_rig;
 
 use std::sync::atomic::AtomicBool;
 
-use engine::search::{Limits, Searcher};
-use engine::{Color, Position, Variant};
 use hal::arm::{Calibration, CaptureOrder, KingReserve, plan_move};
 use rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use rules::{Color, Position, Variant};
+use search::{Limits, Searcher};
 
 use planner_rig::robot_move;
 
@@ -54,7 +54,7 @@ fn choose(
     searcher: &mut Searcher,
     position: &Position,
     history: &mut Vec<Position>,
-) -> engine::Move {
+) -> rules::Move {
     let moves = position.legal_moves();
     let mv = if ply < OPENING_PLIES {
         moves[(rng.next_u64() % moves.len() as u64) as usize]
@@ -71,7 +71,7 @@ fn choose(
     let resets = mv.is_capture()
         || position
             .piece_at(mv.from())
-            .is_some_and(|piece| piece.role == engine::Role::Man);
+            .is_some_and(|piece| piece.role == rules::Role::Man);
     if resets {
         history.clear();
     } else {

@@ -1,7 +1,7 @@
 //! What the Hall sensors under the board report: which dark squares hold a piece.
 //!
 //! Sensors see magnets, not pieces, so a scan is one bit per dark square with no colour or rank.
-//! Squares are numbered as the engine's dense index (`engine::Geometry::square`): 0 is a1, White's
+//! Squares are numbered as the engine's dense index (`rules::Geometry::square`): 0 is a1, White's
 //! left corner, counting along each row away from White. Keeping the same numbering means the
 //! hardware layer needs no knowledge of the rules to hand a scan to move recognition.
 

@@ -3,12 +3,12 @@
 //! straight up and down, the arm ends at the park pose, crowning takes a spare king or asks the
 //! visitor, and the optimised order is never slower than the path order.
 
-use engine::{Variant, fen, notation};
 use hal::arm::{
     ArmStep, BoardSquare, Calibration, CaptureOrder, DobotStep, JointStep, Kinematics, KingReserve,
     Magician, PieceKind, Plan, RobotMove, Spot, plan_move,
 };
 use hal::device::Motion;
+use rules::{Variant, fen, notation};
 
 mod planner_rig;
 use planner_rig::robot_move;

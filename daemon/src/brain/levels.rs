@@ -30,7 +30,7 @@
 //! Each level reports a calibrated v: its raw v mapped by Platt scaling
 //! ([`ValueCalibration`]) fitted against how its games ended, because the raw v was too
 //! hopeful in the middle at levels 1-2 and too cautious at 3-5. A network's maps travel in its
-//! ONNX metadata, one per level that plays it (`engine::network::calibration`; the numbers and
+//! ONNX metadata, one per level that plays it (`network::calibration`; the numbers and
 //! how they were fitted are in `models/README.md`), because a map fits one network at one level
 //! and nothing else; a level whose network has no map reports the raw v. The alpha-beta players'
 //! maps are here ([`Level::alpha_beta_calibration`]): level 5's, fitted at 200 ms a move and
@@ -41,7 +41,7 @@
 //! the same way in all; on the International and Canadian stand-ins they lowered the
 //! calibration error at every level.
 
-use engine::network::calibration::ValueCalibration;
+use network::calibration::ValueCalibration;
 
 /// The settings of one level.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -22,11 +22,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 use checkerbot_config::Settings;
-use engine::network::calibration::ValueCalibration;
-use engine::network::runtime::{Network, NetworkEvaluator, library};
-use engine::search::mcts::{Mcts, MctsConfig, MctsLimits};
-use engine::search::{Limits, Searcher};
-use engine::{Move, Position, Variant};
+use network::calibration::ValueCalibration;
+use network::runtime::{Network, NetworkEvaluator, library};
+use rules::{Move, Position, Variant};
+use search::mcts::{Mcts, MctsConfig, MctsLimits};
+use search::{Limits, Searcher};
 
 use self::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, level};
 use crate::rng::SplitMix;

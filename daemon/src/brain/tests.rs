@@ -7,9 +7,9 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use checkerbot_config::Settings;
-use engine::{Game, Position, Variant};
+use rules::{Game, Position, Variant};
 
-use engine::network::calibration::ValueCalibration;
+use network::calibration::ValueCalibration;
 
 use super::levels::{LEVEL_5_CALIBRATION, Level};
 use super::{Brain, Player, Thought, model_name};
@@ -147,7 +147,7 @@ fn a_raised_stop_still_gives_a_legal_move_at_once() {
 #[test]
 fn a_finished_game_has_no_move() {
     let mut brain = Brain::new(&settings(3, Some("/nonexistent")), 1);
-    let lost = engine::fen::parse(Variant::Russian, "W:W:B1").unwrap();
+    let lost = rules::fen::parse(Variant::Russian, "W:W:B1").unwrap();
     assert!(lost.legal_moves().is_empty());
     assert!(brain.think(&lost, &[], &AtomicBool::new(false)).is_none());
 }
@@ -273,7 +273,7 @@ fn network_v(settings: &Settings, mapped: bool) -> (f32, f32) {
 
 /// A Russian position with White a man up, so alpha-beta's raw v is neither even nor proven.
 fn a_man_up() -> Position {
-    engine::fen::parse(
+    rules::fen::parse(
         Variant::Russian,
         "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11",
     )
@@ -324,10 +324,10 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
         assert!(!Brain::new(&stand_in, 1).uses_network());
         let no_random = |level: &mut Level| level.fallback_random = 0.0;
         let (v, raw) = with_and_without_the_map(&stand_in, no_random, &a_man_up());
-        let searched = engine::search::Searcher::new(16).search(
+        let searched = search::Searcher::new(16).search(
             &a_man_up(),
             &[],
-            engine::search::Limits {
+            search::Limits {
                 depth: super::level(level).fallback_depth.unwrap(),
                 nodes: super::levels::UNTIMED_NODES,
             },

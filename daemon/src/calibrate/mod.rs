@@ -12,22 +12,17 @@ pub mod session;
 pub mod terminal;
 pub mod wizard;
 
-#[cfg(test)]
-mod tests;
-
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use checkerbot_config::ArmKind;
 use hal::arm::CalibrationFile;
-use hal::controller::peer::PeerConfig;
-use hal::dobot::DobotArm;
-use hal::sim::board::sim_board;
+use hal::device::Arm;
+use rules::Variant;
 
-use crate::rng::SplitMix;
+use crate::devices::{CALIBRATION_FILE, connect_dobot};
 use crate::robot::occupancy_map;
-use crate::run::{CALIBRATION_FILE, config_path, connect_dobot};
-use crate::sim::dobot_rig;
+use crate::settings_source::config_path;
 use wizard::Wizard;
 
 /// Arguments of `checkerbot calibrate`.
@@ -51,7 +46,15 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: &Args) -> anyhow::Result<()> {
+/// Runs the wizard, or the check with `--check`.
+///
+/// `simulated_arm` makes the arm for `--sim` (or `devices.arm = "sim"`): the caller passes the
+/// virtual Dobot's connector, so this module knows the simulated arm only as an [`Arm`].
+pub fn run<A, F>(args: &Args, simulated_arm: impl FnOnce(Variant) -> F) -> anyhow::Result<()>
+where
+    A: Arm,
+    F: Future<Output = anyhow::Result<A>>,
+{
     let settings = checkerbot_config::load(config_path(args.config.as_deref()).as_deref())
         .context("reading the settings")?;
     let side = occupancy_map::board_size(settings.game.variant.geometry()).side();
@@ -93,18 +96,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         let mut console = terminal::TerminalConsole::new(file.clone())?;
         let mut keys = terminal::keys();
         if simulated {
-            let variant = settings.game.variant;
-            let empty = occupancy_map::to_occupancy(variant.geometry(), engine::Bitboard::EMPTY);
-            // Nobody reads the simulated board's sensors here: its transport is a stream
-            // nobody uses; the virtual Dobot only needs the board to put pieces on.
-            let (unused, _) = tokio::io::duplex(1);
-            let (board, _) = sim_board(unused, empty, PeerConfig::default());
-            let (dobot, _) = dobot_rig::virtual_dobot(board, variant, 0.0, &mut SplitMix::new(1))?;
-            let (host_io, arm_io) = tokio::io::duplex(4096);
-            tokio::spawn(dobot.serve(arm_io).run());
-            let mut arm = DobotArm::connect(host_io, dobot_rig::driver_config(1.0))
-                .await
-                .context("connecting to the simulated Dobot")?;
+            let mut arm = simulated_arm(settings.game.variant).await?;
             session::drive(&mut arm, &mut wizard, &mut keys, &mut console).await
         } else {
             let devices = &settings.devices;

@@ -17,9 +17,9 @@
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
-use engine::network::policy::PolicyMap;
-use engine::search::{Limits, Searcher, win_probability};
-use engine::{Game, GameResult, Move, Position, Variant};
+use network::policy::PolicyMap;
+use rules::{Game, GameResult, Move, Position, Variant};
+use search::{Limits, Searcher, win_probability};
 
 use super::training_record::{Sample, write_games};
 use crate::rng::SplitMix;

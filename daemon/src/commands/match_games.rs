@@ -18,11 +18,11 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use engine::search::{Limits, Searcher};
+use search::{Limits, Searcher};
 
 use crate::brain::Brain;
 use crate::rng::SplitMix;
-use engine::{Game, GameResult, Move, Variant};
+use rules::{Game, GameResult, Move, Variant};
 
 /// Arguments of `checkerbot match`.
 #[derive(Debug, clap::Args)]
@@ -324,7 +324,7 @@ fn write_v_log(
     out: &mut impl std::io::Write,
     game: u32,
     players: &[Player; 2],
-    sides: [engine::Color; 2],
+    sides: [rules::Color; 2],
     verdict: usize,
 ) -> anyhow::Result<()> {
     for (who, player) in players.iter().enumerate() {

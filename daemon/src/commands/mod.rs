@@ -8,12 +8,12 @@ pub mod search;
 pub mod selfplay;
 pub mod training_record;
 
-use engine::{SquareNotation, Variant};
+use rules::{SquareNotation, Variant};
 
 /// Parses `--variant`, listing the valid names on error.
 pub fn parse_variant(name: &str) -> Result<Variant, String> {
     name.parse()
-        .map_err(|e: engine::UnknownVariant| e.to_string())
+        .map_err(|e: rules::UnknownVariant| e.to_string())
 }
 
 /// Square notation chosen on the command line.

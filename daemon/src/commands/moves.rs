@@ -3,7 +3,7 @@
 use std::io::{BufRead, BufWriter, Write};
 
 use anyhow::Context as _;
-use engine::{Position, SquareNotation, Variant, fen, notation};
+use rules::{Position, SquareNotation, Variant, fen, notation};
 use serde::Serialize;
 
 /// Arguments of `checkerbot moves`.

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use anyhow::Context as _;
-use engine::{Position, Variant, fen};
+use rules::{Position, Variant, fen};
 
 /// Arguments of `checkerbot perft`.
 #[derive(Debug, clap::Args)]
@@ -31,13 +31,13 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let started = Instant::now();
     let leaves = if args.divide && args.depth > 0 {
         let mut total = 0;
-        for (mv, count) in engine::divide(&position, args.depth) {
-            println!("{} {count}", engine::notation::move_text(args.variant, &mv));
+        for (mv, count) in rules::divide(&position, args.depth) {
+            println!("{} {count}", rules::notation::move_text(args.variant, &mv));
             total += count;
         }
         total
     } else {
-        engine::perft(&position, args.depth)
+        rules::perft(&position, args.depth)
     };
     let seconds = started.elapsed().as_secs_f64();
     println!(

@@ -4,8 +4,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use anyhow::Context as _;
-use engine::search::{Limits, Searcher};
-use engine::{Position, Variant, fen, notation};
+use rules::{Position, Variant, fen, notation};
+use search::{Limits, Searcher};
 
 /// Arguments of `checkerbot search`.
 #[derive(Debug, clap::Args)]

@@ -9,7 +9,7 @@
 //! with a choice is written with
 //!
 //! - a **policy target**: the root's visit counts, normalised (moves that share a policy index
-//!   add their visits, `engine::network::policy::target`);
+//!   add their visits, `network::policy::target`);
 //! - the search's **win probability** for the side to move and the **game result** from its
 //!   view, in the same records as `datagen` ([`super::training_record`]), so `training/train.py`
 //!   reads both and files of the two commands can be concatenated.
@@ -21,10 +21,10 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Context as _;
-use engine::network::policy::{PolicyMap, target};
-use engine::network::runtime::{Network, NetworkEvaluator};
-use engine::search::mcts::{Mcts, MctsConfig, MctsLimits, RootNoise};
-use engine::{Game, GameResult, Variant};
+use network::policy::{PolicyMap, target};
+use network::runtime::{Network, NetworkEvaluator};
+use rules::{Game, GameResult, Variant};
+use search::mcts::{Mcts, MctsConfig, MctsLimits, RootNoise};
 
 use super::training_record::{Sample, write_games};
 use crate::rng::SplitMix;

@@ -7,7 +7,7 @@
 //!
 //! | bytes | content |
 //! |-------|---------|
-//! | `4 * side * side / 8` | planes 0-3 of `engine::network::encoding`, one bit per cell, cell `i` of plane `k` at bit `k * side * side + i`, least significant bit first |
+//! | `4 * side * side / 8` | planes 0-3 of `network::encoding`, one bit per cell, cell `i` of plane `k` at bit `k * side * side + i`, least significant bit first |
 //! | `P` | policy target, `round(255 * p)` per index |
 //! | 4 | `f32` search win probability for the side to move |
 //! | 4 | `f32` game result for the side to move: 1, 0.5 or 0 |
@@ -20,8 +20,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context as _;
-use engine::network::encoding::{PLANES, input_len, write_planes};
-use engine::{Color, GameResult, Position};
+use network::encoding::{PLANES, input_len, write_planes};
+use rules::{Color, GameResult, Position};
 
 /// One labelled position, waiting for its game's result.
 pub struct Sample {

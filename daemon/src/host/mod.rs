@@ -20,8 +20,8 @@ pub use record::GameRecord;
 pub use snapshot::Snapshot;
 
 use emotions::{Evaluation, Input, LineRequest, Millis, Mind};
-use engine::recognition::{self, MistakeKind, Recognition};
-use engine::{Bitboard, Color, Game, GameResult, Move, Position, Variant, notation};
+use rules::recognition::{self, MistakeKind, Recognition};
+use rules::{Bitboard, Color, Game, GameResult, Move, Position, Variant, notation};
 
 /// The change of intensity that is logged as a new expression.
 const EXPRESSION_LOG_STEP: f32 = 0.1;
@@ -545,7 +545,7 @@ impl Host {
         let variant: Variant = snapshot
             .variant
             .parse()
-            .map_err(|e: engine::UnknownVariant| anyhow::anyhow!("{e}"))?;
+            .map_err(|e: rules::UnknownVariant| anyhow::anyhow!("{e}"))?;
         let robot = Color::ALL
             .into_iter()
             .find(|c| c.name() == snapshot.robot)

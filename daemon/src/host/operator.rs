@@ -6,8 +6,8 @@
 //! game wait for it (refused with "try again"), since a move half made cannot be undone.
 
 use emotions::{Input, Millis};
-use engine::recognition;
-use engine::{Bitboard, Color, Move, notation};
+use rules::recognition;
+use rules::{Bitboard, Color, Move, notation};
 
 use super::{Action, Host, LogEvent, State};
 

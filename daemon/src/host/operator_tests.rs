@@ -1,8 +1,8 @@
 //! The operator's commands to the host: what each does, and that a refused one changes nothing.
 
 use emotions::{Millis, Mind};
-use engine::recognition::outcome;
-use engine::{Color, Position, Variant, fen, notation};
+use rules::recognition::outcome;
+use rules::{Color, Position, Variant, fen, notation};
 
 use super::tests::{logs, play, started};
 use super::{Action, Event, Host, LogEvent, SearchReply, Waiting};

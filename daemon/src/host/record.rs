@@ -1,6 +1,6 @@
 //! A finished (or abandoned) game as the archive stores it.
 
-use engine::{Color, Game, Move, Position};
+use rules::{Color, Game, Move, Position};
 
 /// Everything the PDN archive needs of one game.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +34,6 @@ impl GameRecord {
             ("Result", self.result.as_str()),
         ];
         tags.extend_from_slice(extra);
-        engine::pdn::write(&game, &tags)
+        rules::pdn::write(&game, &tags)
     }
 }

@@ -1,8 +1,8 @@
 //! The host's decisions, event by event, with a fake clock and no devices.
 
 use emotions::{Millis, Mind, Settings};
-use engine::recognition::outcome;
-use engine::{Bitboard, Color, Position, Variant, notation};
+use rules::recognition::outcome;
+use rules::{Bitboard, Color, Position, Variant, notation};
 
 use super::{Action, Event, Host, LogEvent, RobotColor, SearchReply, Waiting};
 

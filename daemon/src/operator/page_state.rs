@@ -8,11 +8,12 @@
 use std::collections::VecDeque;
 
 use emotions::{FaceSettings, Frame, Millis};
-use engine::{Bitboard, Color, Position, Role, notation};
+use rules::{Bitboard, Color, Position, Role, notation};
 use serde::Serialize;
 
 use crate::host::{Device, LogEvent, Waiting};
-use crate::robot::{Stats, View};
+use crate::robot::View;
+use crate::state::Stats;
 
 /// How many of each list the page keeps.
 const RECENT_MOVES: usize = 16;
@@ -579,12 +580,12 @@ pub fn board_view(position: &Position, scan: Option<Bitboard>) -> BoardView {
 #[cfg(test)]
 mod tests {
     use emotions::{Mind, Settings};
-    use engine::recognition::outcome;
-    use engine::{Variant, notation};
+    use rules::recognition::outcome;
+    use rules::{Variant, notation};
 
     use super::*;
     use crate::host::{Action, Event, Host, RobotColor, SearchReply};
-    use crate::robot::GameNow;
+    use crate::state::GameNow;
 
     /// What the robot shows its observers of `host`, with no face.
     fn view_of(host: &Host) -> View<'_> {
@@ -594,7 +595,7 @@ mod tests {
             game: GameNow {
                 id: "test",
                 plies: host.game().moves().len() as u64,
-                robot_is_white: host.robot() == engine::Color::White,
+                robot_is_white: host.robot() == rules::Color::White,
             },
         }
     }
@@ -703,7 +704,7 @@ mod tests {
 
     #[test]
     fn an_ambiguous_press_lists_the_candidates_with_their_squares() {
-        let position = engine::fen::parse(Variant::English, "W:Wc1:Bb2,b4,d2,d4").unwrap();
+        let position = rules::fen::parse(Variant::English, "W:Wc1:Bb2,b4,d2,d4").unwrap();
         let mind = Mind::new(Settings::default(), 1);
         let mut host = Host::at_visitors_turn(position, Color::Black, mind);
         let settings = checkerbot_config::Settings::default();

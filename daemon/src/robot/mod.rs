@@ -17,7 +17,6 @@ mod operate;
 mod piece_mover;
 pub mod planned_arm;
 mod startup;
-mod stats;
 mod thinking;
 
 use std::future::Future;
@@ -26,10 +25,10 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use emotions::Millis;
-use engine::{Color, Position, notation};
 use hal::debounce::{DebounceConfig, DebounceError, stable_scan};
 use hal::device::{BoardSensor, ButtonId, Face};
 use hal::{Error as _, ErrorKind};
+use rules::{Color, Position, notation};
 use sounds::Voice;
 use tokio::sync::{broadcast, mpsc, watch};
 use tokio::task::{JoinError, JoinHandle};
@@ -37,7 +36,7 @@ use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::brain::Brain;
 use crate::host::{Action, Device, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
-use crate::state::{Journal, StateDir, utc_date};
+use crate::state::{GameNow, Journal, StateDir, Stats, utc_date};
 pub use backoff::Backoff;
 use face_output::{FaceChanges, FaceCommands};
 pub use observer::{EventLog, Observer, View};
@@ -45,7 +44,6 @@ pub use operate::{Adjustment, Command, Done, Request};
 pub use piece_mover::PieceMover;
 pub use planned_arm::{ARM_RECONNECT_PATIENCE, PlannedArm, ReopenArm};
 pub use startup::{Startup, start_or_resume};
-pub use stats::{GameNow, Stats};
 pub use thinking::ThinkOn;
 
 /// What people around the robot can see of it: the simulated visitors act on it, the operator
@@ -58,7 +56,7 @@ pub struct Stage {
     pub position: Position,
     /// The board's last stable scan (engine squares): what the sensors saw, which may differ
     /// from the position while a move is being made or a mistake waits to be fixed.
-    pub scan: Option<engine::Bitboard>,
+    pub scan: Option<rules::Bitboard>,
     /// Bumped on every change.
     pub serial: u64,
 }
@@ -630,7 +628,7 @@ where
 
     /// A debounced scan as engine squares; `None` (after logging a fault) when the board would
     /// not settle or the sensor failed in a way worth retrying.
-    async fn scan(&mut self) -> anyhow::Result<Option<engine::Bitboard>> {
+    async fn scan(&mut self) -> anyhow::Result<Option<rules::Bitboard>> {
         match stable_scan(&mut self.board, self.config.debounce).await {
             Ok(scan) => {
                 let geometry = self.host.game().position().variant().geometry();

@@ -4,8 +4,8 @@
 //! so the mapping is the engine's geometry; it lives here because `hal` knows no rules and the
 //! engine knows no sensors.
 
-use engine::{Bitboard, Geometry};
 use hal::{BoardSize, Occupancy};
+use rules::{Bitboard, Geometry};
 
 /// The sensor array that covers a board of this geometry.
 pub fn board_size(geometry: &Geometry) -> BoardSize {
@@ -30,7 +30,7 @@ pub fn to_occupancy(geometry: &Geometry, squares: Bitboard) -> Occupancy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::{Position, Variant};
+    use rules::{Position, Variant};
 
     #[test]
     fn scans_and_bitboards_round_trip_on_every_board() {
@@ -50,7 +50,7 @@ mod tests {
         let squares: Vec<_> = to_bitboard(geometry, &scan).into_iter().collect();
         assert_eq!(squares.len(), 1);
         assert_eq!(
-            engine::notation::square_name(Variant::Russian, squares[0]),
+            rules::notation::square_name(Variant::Russian, squares[0]),
             "a1"
         );
     }

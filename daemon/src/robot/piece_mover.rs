@@ -7,7 +7,7 @@
 
 use std::future::Future;
 
-use engine::{Move, Position};
+use rules::{Move, Position};
 
 /// Moves pieces for the robot.
 pub trait PieceMover: Send + 'static {

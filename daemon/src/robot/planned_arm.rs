@@ -6,13 +6,13 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
-use engine::{Move, Position, Role};
 use hal::arm::{
     ArmModel, BoardSquare, Calibration, CaptureOrder, DobotStep, KingReserve, Magician, PieceKind,
     PlanError, RobotMove, plan_move,
 };
 use hal::device::Arm;
 use hal::{Error as _, ErrorKind};
+use rules::{Move, Position, Role};
 use tokio::time::Instant;
 
 use super::{Backoff, PieceMover};

@@ -1,7 +1,7 @@
 //! Starting the robot: a fresh host, or the unfinished game from the journal.
 
 use emotions::{Millis, Mind};
-use engine::Variant;
+use rules::Variant;
 
 use crate::host::{Action, Host, RobotColor};
 use crate::state::{Journal, StateDir};

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use engine::Position;
+use rules::Position;
 use tokio::task::JoinHandle;
 
 use crate::brain::Brain;

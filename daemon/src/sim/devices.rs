@@ -12,10 +12,10 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use engine::{Bitboard, Position, Variant};
 use hal::controller::peer::PeerConfig;
 use hal::device::ButtonId;
 use hal::sim::board::sim_board;
+use rules::{Bitboard, Position, Variant};
 
 use super::dobot_rig;
 use super::pty_cable::Pty;
@@ -97,7 +97,7 @@ async fn serve(args: &Args) -> anyhow::Result<()> {
                 let squares: Vec<String> = world
                     .occupancy()
                     .into_iter()
-                    .map(|sq| engine::notation::square_name(variant, sq))
+                    .map(|sq| rules::notation::square_name(variant, sq))
                     .collect();
                 format!("pieces on {}", squares.join(" "))
             }

@@ -5,13 +5,14 @@
 use std::time::Duration;
 
 use anyhow::Context as _;
-use engine::Variant;
 use hal::arm::Calibration;
+use hal::controller::peer::PeerConfig;
 use hal::device::Pose;
 use hal::dobot::{DobotArm, DobotConfig};
-use hal::sim::board::SimBoardHandle;
+use hal::sim::board::{SimBoardHandle, sim_board};
 use hal::sim::dobot::{DobotFaults, SimBoardLayout, VirtualDobot, VirtualDobotConfig};
 use hal::sim::faulty_io::{ByteFaults, FaultyIo};
+use rules::{Bitboard, Variant};
 use tokio::io::DuplexStream;
 
 use crate::rng::SplitMix;
@@ -117,6 +118,22 @@ pub fn virtual_dobot(
         },
     );
     Ok((dobot, calibration))
+}
+
+/// A virtual Dobot on its own, for `checkerbot calibrate --sim`: beside an empty simulated
+/// board whose sensors nobody reads (its transport is a stream nobody uses; the virtual Dobot
+/// only needs the board to put pieces on), served on an in-memory stream, connected with the
+/// real driver.
+pub async fn standalone_arm(variant: Variant) -> anyhow::Result<DobotArm<DuplexStream>> {
+    let empty = occupancy_map::to_occupancy(variant.geometry(), Bitboard::EMPTY);
+    let (unused, _) = tokio::io::duplex(1);
+    let (board, _) = sim_board(unused, empty, PeerConfig::default());
+    let (dobot, _) = virtual_dobot(board, variant, 0.0, &mut SplitMix::new(1))?;
+    let (host_io, arm_io) = tokio::io::duplex(4096);
+    tokio::spawn(dobot.serve(arm_io).run());
+    DobotArm::connect(host_io, driver_config(1.0))
+        .await
+        .context("connecting to the simulated Dobot")
 }
 
 /// The driver's settings for the virtual arm: its park pose and travel height match the
@@ -233,9 +250,9 @@ mod tests {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicU32, Ordering};
 
-    use engine::{Position, notation};
     use hal::controller::peer::PeerConfig;
     use hal::sim::board::sim_board;
+    use rules::{Position, notation};
     use tokio::io::duplex;
     use tokio::task::JoinHandle;
 

@@ -12,6 +12,8 @@
 //! over pseudo-terminals (whose bytes cross the kernel, outside the runtime's clock), the clock
 //! is real.
 
+#[cfg(test)]
+mod calibration_wizard_tests;
 pub mod devices;
 pub mod dobot_rig;
 mod over_ptys;
@@ -29,12 +31,12 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use checkerbot_config::RobotSide;
 use emotions::{Millis, Mind};
-use engine::{Color, Variant};
 use hal::controller::device::{ControllerDevice, DeviceConfig};
 use hal::controller::link::{LinkConfig, connect};
 use hal::controller::peer::PeerConfig;
 use hal::sim::board::{SimBoardHandle, sim_board};
 use hal::sim::faulty_io::{ByteFaults, FaultyIo};
+use rules::{Color, Variant};
 use sounds::{Language, Library, Speaker, Voice};
 use tokio::sync::{broadcast, mpsc};
 
@@ -43,10 +45,10 @@ use crate::host::RobotColor;
 use crate::operator::{PageConfig, serve_page};
 use crate::rng::SplitMix;
 use crate::robot::{
-    EventLog, LoopConfig, PieceMover, Reconnect, Robot, Startup, Stats, ThinkOn, occupancy_map,
+    EventLog, LoopConfig, PieceMover, Reconnect, Robot, Startup, ThinkOn, occupancy_map,
     start_or_resume,
 };
-use crate::state::StateDir;
+use crate::state::{StateDir, Stats};
 use people::Pace;
 use screen::Screen;
 use visitor::{Visitor, VisitorKind};
@@ -121,7 +123,7 @@ enum Link {
 fn robot_color(text: &str) -> Result<RobotColor, String> {
     match text {
         "alternate" => Ok(RobotColor::Alternate),
-        _ => engine::Color::from_char(text.chars().next().unwrap_or(' '))
+        _ => rules::Color::from_char(text.chars().next().unwrap_or(' '))
             .filter(|c| c.name() == text)
             .map(RobotColor::Fixed)
             .ok_or_else(|| format!("{text:?}: expected white, black or alternate")),
@@ -282,7 +284,7 @@ async fn connect_sim_board(
 /// connection ([`SimBoardHandle::serve`]); the session `sim_board` starts with goes to a
 /// stream nobody uses.
 fn unserved_board(variant: Variant) -> SimBoardHandle {
-    let empty = occupancy_map::to_occupancy(variant.geometry(), engine::Bitboard::EMPTY);
+    let empty = occupancy_map::to_occupancy(variant.geometry(), rules::Bitboard::EMPTY);
     let (unused, _) = tokio::io::duplex(1);
     let (board, _) = sim_board(unused, empty, PeerConfig::default());
     board

@@ -4,18 +4,18 @@
 
 use std::path::Path;
 
-use engine::Variant;
 use hal::controller::device::ControllerDevice;
 use hal::controller::peer::PeerConfig;
 use hal::dobot::DobotArm;
 use hal::sim::board::SimBoardHandle;
+use rules::Variant;
 use tokio_serial::SerialStream;
 
 use super::dobot_rig::{self, BYTES_BETWEEN_HANG_UPS};
 use super::pty_cable::{CableFaults, plug_in};
+use crate::devices::{connect_board, connect_dobot_with};
 use crate::rng::SplitMix;
 use crate::robot::{ARM_RECONNECT_PATIENCE, PlannedArm, Reconnect, ReopenArm};
-use crate::run::{connect_board, connect_dobot_with};
 
 /// The arm as `run` drives it.
 pub type PtyArm = PlannedArm<DobotArm<SerialStream>>;

@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use engine::Position;
 use hal::device::ButtonId;
 use hal::sim::board::SimBoardHandle;
+use rules::Position;
 use tokio::sync::{broadcast, watch};
 
 use super::visitor::{Turn, Visitor};

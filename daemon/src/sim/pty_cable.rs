@@ -135,7 +135,7 @@ mod tests {
     use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 
     use super::*;
-    use crate::run::open_port;
+    use crate::devices::open_port;
 
     /// A device that answers every byte with the same byte.
     fn echo(io: DuplexStream) {

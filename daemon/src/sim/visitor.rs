@@ -5,8 +5,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::{Context as _, bail};
-use engine::search::{Limits, Searcher};
-use engine::{Color, Direction, Move, Position, Variant, notation};
+use rules::{Color, Direction, Move, Position, Variant, notation};
+use search::{Limits, Searcher};
 use tokio::sync::mpsc;
 
 use super::world::World;
@@ -74,9 +74,9 @@ type Slip<'a> = dyn Fn(&mut World, &mut SplitMix) + 'a;
 
 /// A physical action, as scripts, the terminal and `checkerbot sim-devices` write them.
 pub enum Action {
-    Lift(engine::Square),
-    Place(engine::Square),
-    Move(engine::Square, engine::Square),
+    Lift(rules::Square),
+    Place(rules::Square),
+    Move(rules::Square, rules::Square),
     Press,
     Wait(Duration),
     Play(Move),
@@ -156,7 +156,7 @@ impl Visitor {
         let geometry = position.variant().geometry();
         let me = position.turn();
         let empty = geometry.all() - position.occupied();
-        let steps = |color: Color, dirs: [Direction; 2]| -> Vec<(engine::Square, engine::Square)> {
+        let steps = |color: Color, dirs: [Direction; 2]| -> Vec<(rules::Square, rules::Square)> {
             position
                 .men_of(color)
                 .into_iter()

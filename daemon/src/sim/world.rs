@@ -2,8 +2,8 @@
 //! pieces are magnets over the simulated Hall sensors, so the robot learns about them only
 //! through the controller protocol.
 
-use engine::{Bitboard, Move, Position, Variant};
 use hal::sim::board::SimBoardHandle;
+use rules::{Bitboard, Move, Position, Variant};
 
 use crate::robot::occupancy_map;
 
@@ -38,14 +38,14 @@ impl World {
     }
 
     /// Lifts the piece off `sq`; false when there was none.
-    pub fn lift(&mut self, sq: engine::Square) -> bool {
+    pub fn lift(&mut self, sq: rules::Square) -> bool {
         let was = self.occupancy().contains(sq);
         let _ = self.board.lift(self.variant.geometry().index(sq));
         was
     }
 
     /// Puts a piece on `sq`.
-    pub fn place(&mut self, sq: engine::Square) {
+    pub fn place(&mut self, sq: rules::Square) {
         let _ = self.board.place(self.variant.geometry().index(sq));
     }
 

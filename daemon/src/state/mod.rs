@@ -11,6 +11,7 @@
 
 mod atomic;
 mod civil_date;
+mod stats;
 
 use std::fs::{self, OpenOptions};
 use std::io::Write as _;
@@ -20,9 +21,9 @@ use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
 use crate::host::Snapshot;
-use crate::robot::Stats;
 pub use atomic::write_atomically;
 pub use civil_date::utc_date;
+pub use stats::{GameNow, Stats};
 
 /// The journal file: the game in progress and the id it is archived under.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

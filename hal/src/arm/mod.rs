@@ -15,7 +15,7 @@
 //!   time; [`plan`]: the plan, its path, duration and controller forms; [`motion`]: the time
 //!   model.
 //!
-//! Squares are (row, column) pairs rather than `engine::Square`s: like
+//! Squares are (row, column) pairs rather than `rules::Square`s: like
 //! [`Occupancy`](crate::Occupancy), the hardware layer knows nothing of the rules, so a change
 //! to the engine never touches the arm, and the daemon, which knows both, converts.
 

@@ -17,7 +17,7 @@ use super::reserve::KingReserve;
 use super::square::BoardSquare;
 use super::tour::{Errand, Leg, Route};
 
-/// The robot's move as the arm needs it: the daemon builds it from an `engine::Move` with
+/// The robot's move as the arm needs it: the daemon builds it from an `rules::Move` with
 /// `Geometry::coords` and the position before the move (for the kinds of the pieces).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RobotMove {

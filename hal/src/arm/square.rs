@@ -2,7 +2,7 @@
 //!
 //! The hardware layer does not depend on the rules engine (see [`crate::Occupancy`]), so squares
 //! are plain coordinates: row 0 is White's back rank and column 0 White's left file, exactly as
-//! `engine::Geometry::coords` returns them. The daemon converts an engine move with that call.
+//! `rules::Geometry::coords` returns them. The daemon converts an engine move with that call.
 
 use std::fmt;
 

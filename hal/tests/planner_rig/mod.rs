@@ -1,11 +1,11 @@
 //! The engine-to-planner move conversion the planner tests and its benchmark share (the daemon
 //! has its own: `hal` does not depend on the rules).
 
-use engine::{Position, Role};
 use hal::arm::{BoardSquare, PieceKind, RobotMove};
+use rules::{Position, Role};
 
 /// The move as the daemon hands it to the planner.
-pub fn robot_move(position: &Position, mv: &engine::Move) -> RobotMove {
+pub fn robot_move(position: &Position, mv: &rules::Move) -> RobotMove {
     let geometry = position.variant().geometry();
     let square = |sq| {
         let (row, col) = geometry.coords(sq);

@@ -1,0 +1,466 @@
+//! Legal move generation, written once for every board size.
+//!
+//! The generator is specialised per board width `W` (dark squares a row) through a const
+//! parameter so that every diagonal step is a shift by a constant; the rules of the variant are
+//! data read at run time. Captures follow the Turkish-strike rule: jumped pieces stay on the
+//! board until the move ends, so they block the capturing piece and cannot be jumped twice.
+
+use crate::color::Color;
+use crate::geometry::{Direction, MAX_SIDE};
+use crate::moves::{MAX_LANDINGS, Move};
+use crate::setup::Setup;
+use crate::square::{Bitboard, Square};
+use crate::variant::{CaptureChoice, CapturePromotion, Rules};
+
+#[inline]
+const fn shift<const W: u32>(b: u128, dir: Direction) -> u128 {
+    match dir {
+        Direction::UpLeft => b << W,
+        Direction::UpRight => b << (W + 1),
+        Direction::DownLeft => b >> (W + 1),
+        Direction::DownRight => b >> W,
+    }
+}
+
+const fn opposite(dir: Direction) -> Direction {
+    match dir {
+        Direction::UpLeft => Direction::DownRight,
+        Direction::UpRight => Direction::DownLeft,
+        Direction::DownLeft => Direction::UpRight,
+        Direction::DownRight => Direction::UpLeft,
+    }
+}
+
+const fn square_of(bit: u128) -> Square {
+    Square::from_bit(bit.trailing_zeros())
+}
+
+/// Appends every legal move of `pos` to `out` (which is cleared first).
+pub(crate) fn legal_moves(pos: &Setup, out: &mut Vec<Move>) {
+    out.clear();
+    match pos.variant.geometry().width() {
+        4 => generate::<4>(pos, out),
+        5 => generate::<5>(pos, out),
+        6 => generate::<6>(pos, out),
+        w => unreachable!("no board has {w} dark squares a row"),
+    }
+}
+
+/// Every capture sequence the pieces can make, before the variant's capture-choice rule
+/// (majority, Italian priorities) is applied: what a player might try.
+pub(crate) fn captures_before_choice(pos: &Setup) -> Vec<Move> {
+    let mut moves = Vec::new();
+    match pos.variant.geometry().width() {
+        4 => Generator::<4>::new(pos, &mut moves).captures(),
+        5 => Generator::<5>::new(pos, &mut moves).captures(),
+        6 => Generator::<6>::new(pos, &mut moves).captures(),
+        w => unreachable!("no board has {w} dark squares a row"),
+    }
+    moves
+}
+
+/// Whether the side to move has a capture (cheaper than generating moves).
+pub(crate) fn has_capture(pos: &Setup) -> bool {
+    match pos.variant.geometry().width() {
+        4 => Generator::<4>::new(pos, &mut Vec::new()).any_capture(),
+        5 => Generator::<5>::new(pos, &mut Vec::new()).any_capture(),
+        6 => Generator::<6>::new(pos, &mut Vec::new()).any_capture(),
+        w => unreachable!("no board has {w} dark squares a row"),
+    }
+}
+
+/// Number of legal moves, without building them when there is no capture; `scratch` holds
+/// the captures when there are some.
+pub(crate) fn count_legal_moves(pos: &Setup, scratch: &mut Vec<Move>) -> usize {
+    match pos.variant.geometry().width() {
+        4 => count::<4>(pos, scratch),
+        5 => count::<5>(pos, scratch),
+        6 => count::<6>(pos, scratch),
+        w => unreachable!("no board has {w} dark squares a row"),
+    }
+}
+
+fn count<const W: u32>(pos: &Setup, scratch: &mut Vec<Move>) -> usize {
+    scratch.clear();
+    let mut generator = Generator::<W>::new(pos, scratch);
+    if generator.any_capture() {
+        generator.captures();
+        apply_capture_choice(pos, scratch);
+        scratch.len()
+    } else {
+        generator.count_quiet_moves()
+    }
+}
+
+fn generate<const W: u32>(pos: &Setup, out: &mut Vec<Move>) {
+    let mut generator = Generator::<W>::new(pos, out);
+    generator.captures();
+    if generator.out.is_empty() {
+        generator.quiet_moves();
+    } else {
+        apply_capture_choice(pos, out);
+    }
+}
+
+struct Generator<'a, const W: u32> {
+    rules: &'static Rules,
+    all: u128,
+    /// Squares a piece may land on; during a capture this includes the mover's start square.
+    empty: u128,
+    own_men: u128,
+    own_kings: u128,
+    opp: u128,
+    /// Enemy pieces a man may jump (all of them, except kings in Italian).
+    opp_for_men: u128,
+    promotion_row: u128,
+    man_forward: [Direction; 2],
+    /// Men may capture toward higher rows (White's forward).
+    man_capture_up: bool,
+    /// Men may capture toward lower rows (Black's forward).
+    man_capture_down: bool,
+    from: Square,
+    start_is_man: bool,
+    landings: [Square; MAX_LANDINGS],
+    out: &'a mut Vec<Move>,
+}
+
+impl<'a, const W: u32> Generator<'a, W> {
+    fn new(pos: &Setup, out: &'a mut Vec<Move>) -> Self {
+        let rules = pos.variant.rules();
+        let geometry = rules.geometry;
+        let turn = pos.turn;
+        let own = pos.pieces(turn).0;
+        let opp = pos.pieces(!turn).0;
+        let kings = pos.kings.0;
+        let man_forward = Direction::forward(turn);
+        Generator {
+            rules,
+            all: geometry.all().0,
+            empty: geometry.all().0 & !(own | opp),
+            own_men: own & !kings,
+            own_kings: own & kings,
+            opp,
+            opp_for_men: if rules.men_capture_kings {
+                opp
+            } else {
+                opp & !kings
+            },
+            promotion_row: geometry.promotion_row(turn).0,
+            man_forward,
+            man_capture_up: rules.men_capture_backward || turn == Color::White,
+            man_capture_down: rules.men_capture_backward || turn == Color::Black,
+            from: Square::from_bit(0),
+            start_is_man: false,
+            landings: [Square::from_bit(0); MAX_LANDINGS],
+            out,
+        }
+    }
+
+    #[inline]
+    fn step(&self, b: u128, dir: Direction) -> u128 {
+        shift::<W>(b, dir) & self.all
+    }
+
+    /// Men with an immediate jump available, computed for all men at once.
+    fn men_that_can_jump(&self) -> u128 {
+        let mut movers = 0;
+        for dir in Direction::ALL {
+            let allowed = match dir {
+                Direction::UpLeft | Direction::UpRight => self.man_capture_up,
+                Direction::DownLeft | Direction::DownRight => self.man_capture_down,
+            };
+            if allowed {
+                let back = opposite(dir);
+                let victims = self.step(self.empty, back) & self.opp_for_men;
+                movers |= self.step(victims, back);
+            }
+        }
+        movers & self.own_men
+    }
+
+    fn any_capture(&self) -> bool {
+        if self.men_that_can_jump() != 0 {
+            return true;
+        }
+        let mut kings = self.own_kings;
+        while kings != 0 {
+            let king = kings & kings.wrapping_neg();
+            kings ^= king;
+            let found = if self.rules.flying_kings {
+                self.flying_king_can_jump(king, 0)
+            } else {
+                Direction::ALL.into_iter().any(|dir| {
+                    let victim = self.step(king, dir) & self.opp;
+                    victim != 0 && self.step(victim, dir) & self.empty != 0
+                })
+            };
+            if found {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn captures(&mut self) {
+        let empty = self.empty;
+        let mut men = self.men_that_can_jump();
+        while men != 0 {
+            let man = men & men.wrapping_neg();
+            men ^= man;
+            self.from = square_of(man);
+            self.start_is_man = true;
+            self.empty = empty | man;
+            self.man_jumps(man, 0, 0);
+        }
+        let mut kings = self.own_kings;
+        while kings != 0 {
+            let king = kings & kings.wrapping_neg();
+            kings ^= king;
+            self.from = square_of(king);
+            self.start_is_man = false;
+            self.empty = empty | king;
+            self.king_jumps(king, 0, 0);
+        }
+        self.empty = empty;
+    }
+
+    /// Continues a capture by a man standing on `at`; returns whether it could jump at all.
+    fn man_jumps(&mut self, at: u128, captured: u128, depth: usize) -> bool {
+        // Directions are spelled out so that each call gets constant shifts.
+        let mut found = false;
+        if self.man_capture_up {
+            found |= self.man_jump(at, captured, depth, Direction::UpLeft);
+            found |= self.man_jump(at, captured, depth, Direction::UpRight);
+        }
+        if self.man_capture_down {
+            found |= self.man_jump(at, captured, depth, Direction::DownLeft);
+            found |= self.man_jump(at, captured, depth, Direction::DownRight);
+        }
+        found
+    }
+
+    #[inline]
+    fn man_jump(&mut self, at: u128, captured: u128, depth: usize, dir: Direction) -> bool {
+        let victim = self.step(at, dir) & self.opp_for_men & !captured;
+        if victim == 0 {
+            return false;
+        }
+        let landing = self.step(victim, dir) & self.empty;
+        if landing == 0 {
+            return false;
+        }
+        let captured = captured | victim;
+        self.landings[depth] = square_of(landing);
+        let depth = depth + 1;
+        if landing & self.promotion_row != 0 {
+            match self.rules.capture_promotion {
+                CapturePromotion::ContinueAsKing => {
+                    if !self.king_jumps(landing, captured, depth) {
+                        self.emit(depth, captured, true);
+                    }
+                }
+                CapturePromotion::OnlyAtEnd => {
+                    if !self.man_jumps(landing, captured, depth) {
+                        self.emit(depth, captured, true);
+                    }
+                }
+                CapturePromotion::EndsMove => self.emit(depth, captured, true),
+            }
+        } else if !self.man_jumps(landing, captured, depth) {
+            self.emit(depth, captured, false);
+        }
+        true
+    }
+
+    fn king_jumps(&mut self, at: u128, captured: u128, depth: usize) -> bool {
+        if self.rules.flying_kings {
+            self.flying_king_jumps(at, captured, depth)
+        } else {
+            self.short_king_jumps(at, captured, depth)
+        }
+    }
+
+    fn short_king_jumps(&mut self, at: u128, captured: u128, depth: usize) -> bool {
+        let mut found = false;
+        for dir in Direction::ALL {
+            let victim = self.step(at, dir) & self.opp & !captured;
+            if victim == 0 {
+                continue;
+            }
+            let landing = self.step(victim, dir) & self.empty;
+            if landing == 0 {
+                continue;
+            }
+            found = true;
+            let captured = captured | victim;
+            self.landings[depth] = square_of(landing);
+            if !self.short_king_jumps(landing, captured, depth + 1) {
+                self.emit(depth + 1, captured, self.start_is_man);
+            }
+        }
+        found
+    }
+
+    /// The first enemy piece a flying king on `at` meets in `dir`, if it can be jumped.
+    #[inline]
+    fn flying_victim(&self, at: u128, dir: Direction, captured: u128) -> u128 {
+        let mut sq = self.step(at, dir);
+        while sq & self.empty != 0 {
+            sq = self.step(sq, dir);
+        }
+        let victim = sq & self.opp & !captured;
+        if victim != 0 && self.step(victim, dir) & self.empty != 0 {
+            victim
+        } else {
+            0
+        }
+    }
+
+    fn flying_king_can_jump(&self, at: u128, captured: u128) -> bool {
+        Direction::ALL
+            .into_iter()
+            .any(|dir| self.flying_victim(at, dir, captured) != 0)
+    }
+
+    fn flying_king_jumps(&mut self, at: u128, captured: u128, depth: usize) -> bool {
+        let mut found = false;
+        for dir in Direction::ALL {
+            let victim = self.flying_victim(at, dir, captured);
+            if victim == 0 {
+                continue;
+            }
+            found = true;
+            let captured = captured | victim;
+            let mut landings = [0u128; MAX_SIDE];
+            let mut count = 0;
+            let mut landing = self.step(victim, dir) & self.empty;
+            while landing != 0 {
+                landings[count] = landing;
+                count += 1;
+                landing = self.step(landing, dir) & self.empty;
+            }
+            // A king must land where the capture continues, if it can continue from any landing.
+            let continuing: u32 = (0..count)
+                .filter(|&i| self.flying_king_can_jump(landings[i], captured))
+                .fold(0, |mask, i| mask | 1 << i);
+            for (i, &landing) in landings[..count].iter().enumerate() {
+                if continuing != 0 && continuing & 1 << i == 0 {
+                    continue;
+                }
+                self.landings[depth] = square_of(landing);
+                if continuing == 0 {
+                    self.emit(depth + 1, captured, self.start_is_man);
+                } else {
+                    self.flying_king_jumps(landing, captured, depth + 1);
+                }
+            }
+        }
+        found
+    }
+
+    fn emit(&mut self, len: usize, captured: u128, promotes: bool) {
+        let mv = Move::capture(self.from, &self.landings, len, Bitboard(captured), promotes);
+        // Different paths taking the same pieces are one move; a single capture has one path.
+        if captured.count_ones() >= 2 && self.out.contains(&mv) {
+            return;
+        }
+        self.out.push(mv);
+    }
+
+    /// The number of moves [`Generator::quiet_moves`] would produce, counted by bit sets.
+    fn count_quiet_moves(&self) -> usize {
+        let mut count = 0;
+        for dir in self.man_forward {
+            count += (self.step(self.own_men, dir) & self.empty).count_ones();
+        }
+        if self.rules.flying_kings {
+            for dir in Direction::ALL {
+                // Slide every king at once, one step per round, until all rays are blocked.
+                let mut front = self.step(self.own_kings, dir) & self.empty;
+                while front != 0 {
+                    count += front.count_ones();
+                    front = self.step(front, dir) & self.empty;
+                }
+            }
+        } else {
+            for dir in Direction::ALL {
+                count += (self.step(self.own_kings, dir) & self.empty).count_ones();
+            }
+        }
+        count as usize
+    }
+
+    fn quiet_moves(&mut self) {
+        for dir in self.man_forward {
+            let mut targets = self.step(self.own_men, dir) & self.empty;
+            while targets != 0 {
+                let to = targets & targets.wrapping_neg();
+                targets ^= to;
+                let from = shift::<W>(to, opposite(dir));
+                self.out.push(Move::quiet(
+                    square_of(from),
+                    square_of(to),
+                    to & self.promotion_row != 0,
+                ));
+            }
+        }
+        if self.rules.flying_kings {
+            let mut kings = self.own_kings;
+            while kings != 0 {
+                let king = kings & kings.wrapping_neg();
+                kings ^= king;
+                for dir in Direction::ALL {
+                    let mut to = self.step(king, dir) & self.empty;
+                    while to != 0 {
+                        self.out
+                            .push(Move::quiet(square_of(king), square_of(to), false));
+                        to = self.step(to, dir) & self.empty;
+                    }
+                }
+            }
+        } else {
+            for dir in Direction::ALL {
+                let mut targets = self.step(self.own_kings, dir) & self.empty;
+                while targets != 0 {
+                    let to = targets & targets.wrapping_neg();
+                    targets ^= to;
+                    let from = shift::<W>(to, opposite(dir));
+                    self.out
+                        .push(Move::quiet(square_of(from), square_of(to), false));
+                }
+            }
+        }
+    }
+}
+
+/// Keeps only the captures the variant's capture rule allows.
+fn apply_capture_choice(pos: &Setup, moves: &mut Vec<Move>) {
+    if pos.variant.rules().capture_choice == CaptureChoice::Free {
+        return;
+    }
+    retain_max(moves, |m| m.captured().count() as usize);
+    if pos.variant.rules().capture_choice == CaptureChoice::Italian {
+        let kings = pos.kings;
+        retain_max(moves, |m| usize::from(kings.contains(m.from())));
+        retain_max(moves, |m| (m.captured() & kings).count() as usize);
+        // The earliest king taken wins: compare the positions of kings in the capture order.
+        let geometry = pos.variant.geometry();
+        let king_positions = |m: &Move| -> Vec<usize> {
+            m.captures_in_order(geometry)
+                .iter()
+                .enumerate()
+                .filter(|(_, sq)| kings.contains(**sq))
+                .map(|(i, _)| i)
+                .collect()
+        };
+        if let Some(best) = moves.iter().map(king_positions).min() {
+            moves.retain(|m| king_positions(m) == best);
+        }
+    }
+}
+
+fn retain_max(moves: &mut Vec<Move>, score: impl Fn(&Move) -> usize) {
+    if let Some(best) = moves.iter().map(&score).max() {
+        moves.retain(|m| score(m) == best);
+    }
+}

@@ -1,0 +1,10 @@
+//! The rules crate's integration tests, one binary (one link) for all of them.
+
+mod differential_pydraughts;
+mod game;
+mod pdn;
+mod pdn_pydraughts;
+mod perft;
+mod properties;
+mod recognition;
+mod tricky;

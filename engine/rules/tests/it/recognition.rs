@@ -1,0 +1,215 @@
+//! Recognising the visitor's move from occupancy scans.
+
+use proptest::prelude::*;
+use rules::recognition::{
+    ArmProblem, Recognition, check_setup, outcome, recognize, verify_robot_move,
+};
+use rules::{Bitboard, Position, Variant, fen, notation};
+
+use testkit::Lcg;
+
+fn position(variant: Variant, text: &str) -> Position {
+    if text == "start" {
+        Position::new(variant)
+    } else {
+        fen::parse(variant, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+}
+
+/// Applies "-c3 +d4" changes to an occupancy.
+fn scan(variant: Variant, before: Bitboard, changes: &str) -> Bitboard {
+    changes
+        .split_whitespace()
+        .filter(|c| *c != "=")
+        .fold(before, |board, change| {
+            let (sign, name) = change.split_at(1);
+            let sq = notation::parse_square(variant, name).unwrap();
+            match sign {
+                "-" => board.without(sq),
+                "+" => board.with(sq),
+                _ => panic!("bad change {change}"),
+            }
+        })
+}
+
+fn check(variant: Variant, fen_text: &str, changes: &str, expect: &str) {
+    let position = position(variant, fen_text);
+    let scan = scan(variant, position.occupied(), changes);
+    let recognition = recognize(&position, scan);
+    assert_eq!(
+        recognition.describe(variant),
+        expect,
+        "{variant} {fen_text} {changes}"
+    );
+    if let Recognition::Mistake(mistake) = &recognition {
+        // Applying the fix gives a legal board: the old one or a legal move's outcome.
+        let fixed = (scan - mistake.remove) | mistake.place;
+        let goal = mistake
+            .target
+            .map_or(position.occupied(), |m| outcome(&position, &m));
+        assert_eq!(fixed, goal);
+    }
+}
+
+#[test]
+fn recognition_cases() {
+    let mut cases = 0;
+    for line in include_str!("../data/recognition.txt").lines() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+        let [variant, fen_text, changes, expect] = fields[..] else {
+            panic!("expected 4 fields: {line}")
+        };
+        check(variant.parse().unwrap(), fen_text, changes, expect);
+        cases += 1;
+    }
+    assert!(cases >= 15);
+}
+
+#[test]
+fn arm_verification_names_what_went_wrong() {
+    let variant = Variant::Russian;
+    let before = fen::parse(variant, "B:Wc3,h2:Bd4,b6").unwrap();
+    let mv = notation::parse_move(&before, "d4:b2").unwrap();
+    let expected = outcome(&before, &mv);
+    assert!(verify_robot_move(&before, &mv, expected).is_ok());
+
+    let sq = |name| notation::parse_square(variant, name).unwrap();
+    // The pick failed: the piece is still on d4.
+    let failed = verify_robot_move(&before, &mv, before.occupied());
+    assert_eq!(
+        failed.problems,
+        vec![
+            ArmProblem::PickFailed { from: sq("d4") },
+            ArmProblem::CaptureNotCleared { square: sq("c3") }
+        ]
+    );
+    assert_eq!(
+        failed.describe(variant),
+        "I could not pick up my piece. Please take the pieces off c3 and d4 and put a piece on b2."
+    );
+    // Dropped on the way, and a visitor's hand moved h2.
+    let dropped = verify_robot_move(&before, &mv, expected.without(sq("b2")).without(sq("h2")));
+    assert_eq!(
+        dropped.problems,
+        vec![
+            ArmProblem::PieceDropped {
+                from: sq("d4"),
+                to: sq("b2")
+            },
+            ArmProblem::Interference { square: sq("h2") }
+        ]
+    );
+    assert_eq!(
+        dropped.describe(variant),
+        "I dropped my piece on the way. Please put pieces on b2 and h2."
+    );
+}
+
+#[test]
+fn setup_detection_lists_wrong_squares() {
+    let variant = Variant::Russian;
+    let start = Position::new(variant).occupied();
+    assert!(check_setup(variant, start).is_complete());
+    let sq = |name| notation::parse_square(variant, name).unwrap();
+    let check = check_setup(variant, start.without(sq("a1")).with(sq("d4")));
+    assert_eq!(check.missing, Bitboard::from_square(sq("a1")));
+    assert_eq!(check.extra, Bitboard::from_square(sq("d4")));
+    assert!(!check.is_complete());
+    assert!(
+        check_setup(
+            Variant::International,
+            Position::new(Variant::International).occupied()
+        )
+        .is_complete()
+    );
+}
+
+fn random_positions(variant: Variant, seed: u64) -> Vec<Position> {
+    testkit::random_game(Position::new(variant), &mut Lcg(seed), 160)
+        .positions()
+        .to_vec()
+}
+
+fn recognised_variants() -> impl Strategy<Value = Variant> {
+    prop::sample::select(vec![
+        Variant::Russian,
+        Variant::Brazilian,
+        Variant::English,
+        Variant::Italian,
+        Variant::Pool,
+        Variant::RussianGiveaway,
+        Variant::International,
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Every legal move's outcome is recognised as that move, or as an ambiguity that holds it.
+    #[test]
+    fn every_legal_move_is_recognised(variant in recognised_variants(), seed in any::<u64>()) {
+        for position in random_positions(variant, seed) {
+            for mv in position.legal_moves() {
+                match recognize(&position, outcome(&position, &mv)) {
+                    Recognition::Move(found) => prop_assert_eq!(found, mv),
+                    Recognition::Ambiguous(candidates) => prop_assert!(candidates.contains(&mv)),
+                    other => prop_assert!(false, "{:?} {:?} -> {:?}", position, mv, other),
+                }
+            }
+        }
+    }
+
+    /// Corrupting one or two squares of a legal outcome never yields a move whose outcome is
+    /// not the scan; with one square it never yields a move at all.
+    #[test]
+    fn corrupted_scans_never_give_a_wrong_move(
+        variant in recognised_variants(),
+        seed in any::<u64>(),
+        flips in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 8),
+    ) {
+        let geometry = variant.geometry();
+        for position in random_positions(variant, seed).iter().step_by(5) {
+            for (i, mv) in position.legal_moves().iter().enumerate() {
+                let (a, b) = flips[i % flips.len()];
+                let first = geometry.square(a.index(geometry.square_count())).unwrap();
+                let second = geometry.square(b.index(geometry.square_count())).unwrap();
+                let clean = outcome(position, mv);
+                let one = clean ^ Bitboard::from_square(first);
+                prop_assert!(
+                    !matches!(recognize(position, one), Recognition::Move(_) | Recognition::Ambiguous(_)),
+                    "one flipped square ({:?}) read as a move in {:?}", first, position
+                );
+                let two = one ^ Bitboard::from_square(second);
+                if let Recognition::Move(found) = recognize(position, two) {
+                    prop_assert_eq!(outcome(position, &found), two);
+                }
+            }
+        }
+    }
+
+    /// Different legal moves always leave different occupancies, so a move is never guessed.
+    #[test]
+    fn legal_outcomes_differ_in_two_squares(variant in recognised_variants(), seed in any::<u64>()) {
+        for position in random_positions(variant, seed) {
+            let moves = position.legal_moves();
+            for (i, a) in moves.iter().enumerate() {
+                for b in &moves[i + 1..] {
+                    let differ = (outcome(&position, a) ^ outcome(&position, b)).count();
+                    prop_assert!(differ >= 2, "{:?}: {:?} {:?}", position, a, b);
+                }
+            }
+        }
+    }
+
+    /// Recognition never panics, whatever the sensors report.
+    #[test]
+    fn any_scan_is_answered(variant in recognised_variants(), seed in any::<u64>(), bits in any::<u128>()) {
+        let positions = random_positions(variant, seed);
+        let position = positions[positions.len() / 2];
+        let text = recognize(&position, Bitboard(bits)).describe(variant);
+        prop_assert!(!text.is_empty());
+    }
+}

@@ -1,0 +1,382 @@
+//! Alpha-beta search: the fallback player when no network can be loaded, the teacher for
+//! training, and a yardstick for the others.
+//!
+//! Negamax with principal-variation search, iterative deepening, a transposition table, killer
+//! and history move ordering. Captures are compulsory in draughts, so the search never stops
+//! in a position where the side to move must capture (that is its quiescence search). Time is
+//! not read here: the caller sets the `stop` flag (the daemon does it from a timer) and gives
+//! node and depth limits, so a search is reproducible.
+#![warn(missing_docs)]
+
+mod dirichlet;
+mod eval;
+mod hash;
+pub mod mcts;
+mod tt;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use eval::{MAN, evaluate};
+pub use hash::key;
+
+use rules::{Goal, Move, Position};
+use tt::{Bound, Entry, MoveKey, Table};
+
+/// Score of a won position, less the plies needed to win.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this are forced wins or losses.
+pub const WIN_THRESHOLD: i32 = WIN - 1_000;
+const MAX_PLY: usize = 128;
+
+/// How far to search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration, in plies.
+    pub depth: u32,
+    /// Stop after about this many nodes.
+    pub nodes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            depth: 64,
+            nodes: u64::MAX,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchResult {
+    /// The move to play (`None` when there is no legal move).
+    pub best: Option<Move>,
+    /// Score for the side to move in hundredths of a man; beyond [`WIN_THRESHOLD`] a forced win.
+    pub score: i32,
+    /// The side to move's win probability estimated from the score.
+    pub win_probability: f32,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// The expected line, starting with `best`.
+    pub pv: Vec<Move>,
+}
+
+/// Converts a score to a win probability with a logistic curve (a man up is about 62%).
+pub fn win_probability(score: i32) -> f32 {
+    if score >= WIN_THRESHOLD {
+        return 1.0;
+    }
+    if score <= -WIN_THRESHOLD {
+        return 0.0;
+    }
+    1.0 / (1.0 + (-(score as f32) / 200.0).exp())
+}
+
+/// A reusable searcher; keep it between moves so the table keeps what it learned.
+#[derive(Debug)]
+pub struct Searcher {
+    table: Table,
+    killers: Vec<[Option<MoveKey>; 2]>,
+    history: Vec<u32>,
+    buffers: Vec<Vec<Move>>,
+    /// Keys of the positions on the current path and the game before it, for repetition.
+    path: Vec<u64>,
+    nodes: u64,
+    node_limit: u64,
+    aborted: bool,
+}
+
+impl Default for Searcher {
+    fn default() -> Searcher {
+        Searcher::new(16)
+    }
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of about `table_megabytes`.
+    pub fn new(table_megabytes: usize) -> Searcher {
+        Searcher {
+            table: Table::new(table_megabytes),
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 128 * 128],
+            buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
+            path: Vec::new(),
+            nodes: 0,
+            node_limit: u64::MAX,
+            aborted: false,
+        }
+    }
+
+    /// Forgets everything learned (for a new game or reproducible measurements).
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.history.fill(0);
+    }
+
+    /// Searches `position`. `history` holds the game's earlier positions since the last capture
+    /// or man move (for repetition); `stop` ends the search early, keeping the last completed
+    /// iteration.
+    pub fn search(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        limits: Limits,
+        stop: &AtomicBool,
+    ) -> SearchResult {
+        self.nodes = 0;
+        self.node_limit = limits.nodes;
+        self.aborted = false;
+        self.killers.fill([None; 2]);
+        let root_moves = position.legal_moves();
+        let mut result = SearchResult {
+            best: root_moves.first().copied(),
+            score: 0,
+            win_probability: 0.5,
+            depth: 0,
+            nodes: 0,
+            pv: root_moves.first().copied().into_iter().collect(),
+        };
+        if root_moves.is_empty() {
+            result.score = -WIN;
+            if position.variant().rules().goal == Goal::Lose {
+                result.score = WIN;
+            }
+            result.win_probability = win_probability(result.score);
+            return result;
+        }
+        for depth in 1..=limits.depth.min(MAX_PLY as u32 - 8) {
+            if depth > 1 && stop.load(Ordering::Relaxed) {
+                break;
+            }
+            self.path.clear();
+            self.path.extend(history.iter().map(key));
+            let score = self.negamax(position, depth as i32, 0, -WIN - 1, WIN + 1, stop);
+            if self.aborted {
+                break;
+            }
+            let pv = self.principal_variation(position);
+            result = SearchResult {
+                best: pv.first().copied().or(result.best),
+                score,
+                win_probability: win_probability(score),
+                depth,
+                nodes: self.nodes,
+                pv,
+            };
+            if score.abs() >= WIN_THRESHOLD {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    fn should_stop(&mut self, stop: &AtomicBool) -> bool {
+        if self.nodes >= self.node_limit
+            || (self.nodes.is_multiple_of(1024) && stop.load(Ordering::Relaxed))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn negamax(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.should_stop(stop) {
+            return 0;
+        }
+        let key = key(position);
+        // A position seen before on this path (same side to move) is a draw by repetition.
+        if ply > 0 && self.path.iter().rev().skip(1).step_by(2).any(|&k| k == key) {
+            return 0;
+        }
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        position.legal_moves_into(&mut moves);
+        let score = self.node(
+            position, &mut moves, key, depth, ply, &mut alpha, beta, stop,
+        );
+        self.buffers[ply] = moves;
+        score
+    }
+
+    #[allow(clippy::too_many_arguments, reason = "the search state of one node")]
+    fn node(
+        &mut self,
+        position: &Position,
+        moves: &mut [Move],
+        key: u64,
+        depth: i32,
+        ply: usize,
+        alpha: &mut i32,
+        beta: i32,
+        stop: &AtomicBool,
+    ) -> i32 {
+        if moves.is_empty() {
+            return match position.variant().rules().goal {
+                Goal::Win => -WIN + ply as i32,
+                Goal::Lose => WIN - ply as i32,
+            };
+        }
+        let forced_capture = moves[0].is_capture();
+        if (depth <= 0 && !forced_capture) || ply >= MAX_PLY {
+            return evaluate(position);
+        }
+        let original_alpha = *alpha;
+        let entry = self.table.probe(key);
+        if let Some(e) = entry
+            && e.depth >= depth
+            && ply > 0
+        {
+            let score = from_table(e.score, ply);
+            match e.bound {
+                Bound::Exact => return score,
+                Bound::Lower if score >= beta => return score,
+                Bound::Upper if score <= *alpha => return score,
+                _ => {}
+            }
+        }
+        self.order(moves, entry.and_then(|e| e.best), ply);
+        // A forced reply costs no depth: only one move, or a capture sequence under way.
+        let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
+        let mut best_score = -WIN - 1;
+        let mut best_move = None;
+        self.path.push(key);
+        for (i, mv) in moves.iter().enumerate() {
+            let mut child = *position;
+            child.play_unchecked(mv);
+            let score = if i == 0 {
+                -self.negamax(&child, next_depth, ply + 1, -beta, -*alpha, stop)
+            } else {
+                let probe = -self.negamax(&child, next_depth, ply + 1, -*alpha - 1, -*alpha, stop);
+                if probe > *alpha && probe < beta {
+                    -self.negamax(&child, next_depth, ply + 1, -beta, -*alpha, stop)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                self.path.pop();
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(*mv);
+            }
+            if score > *alpha {
+                *alpha = score;
+            }
+            if *alpha >= beta {
+                if !mv.is_capture() {
+                    self.remember_cutoff(mv, ply, depth);
+                }
+                break;
+            }
+        }
+        self.path.pop();
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(Entry {
+            key,
+            best: best_move.as_ref().map(MoveKey::of),
+            score: to_table(best_score, ply),
+            depth,
+            bound,
+        });
+        best_score
+    }
+
+    fn history_index(mv: &Move) -> usize {
+        mv.from().bit() as usize * 128 + mv.to().bit() as usize
+    }
+
+    fn remember_cutoff(&mut self, mv: &Move, ply: usize, depth: i32) {
+        let key = MoveKey::of(mv);
+        let killers = &mut self.killers[ply];
+        if killers[0] != Some(key) {
+            killers[1] = killers[0];
+            killers[0] = Some(key);
+        }
+        let slot = &mut self.history[Self::history_index(mv)];
+        *slot = slot.saturating_add((depth * depth) as u32);
+    }
+
+    /// Table move first, then bigger captures, killers, and moves that cut off before.
+    fn order(&self, moves: &mut [Move], table_move: Option<MoveKey>, ply: usize) {
+        let killers = self.killers[ply];
+        moves.sort_unstable_by_key(|mv| {
+            let key = MoveKey::of(mv);
+            let rank: u64 = if Some(key) == table_move {
+                u64::MAX
+            } else if mv.is_capture() {
+                (1 << 40) + u64::from(mv.captured().count())
+            } else if killers[0] == Some(key) {
+                (1 << 39) + 1
+            } else if killers[1] == Some(key) {
+                1 << 39
+            } else {
+                u64::from(self.history[Self::history_index(mv)])
+            };
+            std::cmp::Reverse(rank)
+        });
+    }
+
+    /// Follows best moves through the table.
+    fn principal_variation(&self, position: &Position) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut current = *position;
+        let mut seen = Vec::new();
+        while let Some(entry) = self.table.probe(key(&current)) {
+            let Some(best) = entry.best else { break };
+            let Some(mv) = current
+                .legal_moves()
+                .into_iter()
+                .find(|m| MoveKey::of(m) == best)
+            else {
+                break;
+            };
+            pv.push(mv);
+            seen.push(key(&current));
+            current.play_unchecked(&mv);
+            if pv.len() >= 32 || seen.contains(&key(&current)) {
+                break;
+            }
+        }
+        pv
+    }
+}
+
+/// Win scores are stored relative to the node so they stay right at another ply.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score + ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score - ply as i32
+    } else if score <= -WIN_THRESHOLD {
+        score + ply as i32
+    } else {
+        score
+    }
+}

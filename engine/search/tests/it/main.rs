@@ -1,0 +1,4 @@
+//! The search crate's integration tests, one binary (one link) for all of them.
+
+mod alpha_beta;
+mod mcts;
