@@ -10,7 +10,7 @@
 
 use std::time::{Duration, Instant};
 
-#[path = "../tests/planner_rig/mod.rs"]
+#[path = "../tests/it/planner_rig/mod.rs"]
 mod planner_rig;
 
 use std::sync::atomic::AtomicBool;

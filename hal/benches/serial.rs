@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-#[path = "../tests/dobot_rig/mod.rs"]
+#[path = "../tests/it/dobot_rig/mod.rs"]
 mod dobot_rig;
 
 use hal::controller::device::{ControllerDevice, DeviceConfig};

@@ -3,11 +3,9 @@
 //! Lines with intensity below 1 are said by chance (`speak_base x intensity`); the traces are
 //! those of seed 1, so a change in how the model uses its dice shows up here.
 
-mod script;
-
 use std::fmt::Write as _;
 
-use script::check;
+use crate::script::check;
 
 /// A game the robot wins: a captured piece, a strong visitor move, a visitor blunder, captures.
 const WINNING: &str = "

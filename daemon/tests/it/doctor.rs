@@ -1,11 +1,9 @@
 //! `checkerbot doctor`: a line per check, in plain words, against the simulated devices on
 //! pseudo-terminals and with each thing an operator gets wrong.
 
-mod support;
-
 use std::path::Path;
 
-use support::{SimDevices, checkerbot};
+use crate::support::{SimDevices, checkerbot};
 
 /// The doctor's line for `check`.
 fn line<'a>(report: &'a str, check: &str) -> &'a str {

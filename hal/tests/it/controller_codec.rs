@@ -15,8 +15,6 @@ use hal::{BoardSize, Occupancy};
 use proptest::prelude::*;
 use tokio_util::codec::{Decoder, Encoder, FramedRead, FramedWrite};
 
-mod support;
-
 type Item = Result<Frame, FrameError>;
 
 fn wire(frame: Frame) -> Vec<u8> {
@@ -52,7 +50,7 @@ fn decode_all(bytes: &[u8]) -> Vec<Item> {
 /// Decodes `bytes` arriving in chunks of the given sizes (cycled), as a transport delivers
 /// them, checking after each chunk that the codec holds no more than one frame's worth.
 fn decode_in_chunks(bytes: &[u8], chunk_sizes: &[usize]) -> Vec<Item> {
-    support::decode_in_chunks(ControllerCodec::new(), bytes, chunk_sizes, MAX_ENCODED_LEN)
+    crate::support::decode_in_chunks(ControllerCodec::new(), bytes, chunk_sizes, MAX_ENCODED_LEN)
 }
 
 fn ok_frames(items: &[Item]) -> Vec<Frame> {

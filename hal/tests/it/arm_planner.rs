@@ -10,11 +10,10 @@ use hal::arm::{
 use hal::device::Motion;
 use rules::{Variant, fen, notation};
 
-mod planner_rig;
-use planner_rig::robot_move;
+use crate::planner_rig::robot_move;
 
-const EXAMPLE: &str = include_str!("../data/calibration.example.toml");
-const SHAPES: &str = include_str!("data/capture_shapes.txt");
+const EXAMPLE: &str = include_str!("../../data/calibration.example.toml");
+const SHAPES: &str = include_str!("../data/capture_shapes.txt");
 
 /// The example calibration on a board of `side` squares: the same corners, smaller squares.
 fn calibration(side: usize) -> Calibration {

@@ -1,13 +1,11 @@
 //! Properties over random games: surprise and fear only on exceptional changes, no flicker,
 //! cooldowns and the gap respected, and the same seed giving the same robot.
 
-mod script;
-
+use crate::script::{Script, run};
 use emotions::{
     Attitude, Category, Emotion, Evaluation, Input, Millis, Mistake, Outcome, Output, Settings,
 };
 use proptest::prelude::*;
-use script::{Script, run};
 
 /// One visitor turn and the robot's answer.
 #[derive(Debug, Clone)]

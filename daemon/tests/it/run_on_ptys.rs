@@ -2,14 +2,12 @@
 //! virtual Dobot served by `checkerbot sim-devices`, a visitor's move made by hand on the
 //! simulated board, the robot's reply carried out by the arm and verified, and SIGTERM.
 
-mod support;
-
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::support::{Lines, SimDevices};
 use rules::{Position, Variant, notation};
 use serde_json::Value;
-use support::{Lines, SimDevices};
 
 /// The event in a log line of `run` (the `JournalLog` observer writes each as JSON).
 fn event(line: &str) -> Option<Value> {

@@ -2,8 +2,6 @@
 //! pass through the kernel's tty layer as on the robot's USB serial port. Real time (a paused
 //! clock would jump ahead while the runtime waits on the pty), so the arm is set fast.
 
-mod dobot_rig;
-
 use std::time::Duration;
 
 use hal::device::{Arm, Motion};
@@ -14,7 +12,7 @@ use hal::{Error as _, ErrorKind};
 use tokio::time::{Instant, sleep, timeout};
 use tokio_serial::SerialStream;
 
-use dobot_rig::{C3, D4, E5, board, carry, layout, occupied, square};
+use crate::dobot_rig::{C3, D4, E5, board, carry, layout, occupied, square};
 
 fn config() -> DobotConfig {
     DobotConfig {

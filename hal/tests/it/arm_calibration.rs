@@ -4,7 +4,7 @@
 
 use hal::arm::{BoardCorners, BoardSquare, Calibration, Corner, PieceKind, Point};
 
-const EXAMPLE: &str = include_str!("../data/calibration.example.toml");
+const EXAMPLE: &str = include_str!("../../data/calibration.example.toml");
 
 /// The example with one piece of text replaced, which must be there.
 fn edited(from: &str, to: &str) -> String {

@@ -2,8 +2,6 @@
 //! a whole pick-and-place that really moves pieces, flow control, a stuck queue, alarms, faults
 //! on every layer, and reconnecting to the same arm.
 
-mod dobot_rig;
-
 use std::future::Future;
 use std::time::Duration;
 
@@ -17,7 +15,7 @@ use tokio::io::{AsyncRead, AsyncWrite, DuplexStream, duplex};
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep};
 
-use dobot_rig::{C3, D4, E5, board, carry, layout, occupied, square};
+use crate::dobot_rig::{C3, D4, E5, board, carry, layout, occupied, square};
 
 fn virtual_dobot(board: &SimBoardHandle, config: VirtualDobotConfig) -> VirtualDobot {
     VirtualDobot::new(board.clone(), layout(), config)

@@ -1,5 +1,5 @@
 //! The eye gallery in `README.md` is the renderer's own output: this test regenerates it and
-//! compares. `UPDATE_README=1 cargo test -p emotions --test readme` rewrites the section.
+//! compares. `UPDATE_README=1 cargo test -p emotions --test it -- readme::` rewrites the section.
 
 use std::fmt::Write as _;
 
@@ -93,7 +93,7 @@ fn readme_gallery_matches_the_renderer() {
     }
     assert!(
         readme[start..end] == expected,
-        "README.md gallery is stale; run UPDATE_README=1 cargo test -p emotions --test readme\n{expected}"
+        "README.md gallery is stale; run UPDATE_README=1 cargo test -p emotions --test it -- readme::\n{expected}"
     );
     for emotion in Emotion::ALL {
         assert!(expected.contains(&format!("### {emotion}\n")));

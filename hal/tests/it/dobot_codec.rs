@@ -8,8 +8,6 @@ use hal::dobot::{
 use proptest::prelude::*;
 use tokio_util::codec::{Decoder, Encoder};
 
-mod support;
-
 type Item = Result<DobotFrame, DobotFrameError>;
 
 /// `GetPose` as every public driver sends it.
@@ -40,7 +38,7 @@ fn decode_all(bytes: &[u8]) -> Vec<Item> {
 
 fn decode_in_chunks(bytes: &[u8], chunk_sizes: &[usize]) -> Vec<Item> {
     // A frame the codec accepts is at most 3 + 2 + 64 + 1 bytes.
-    support::decode_in_chunks(DobotCodec::new(), bytes, chunk_sizes, 70)
+    crate::support::decode_in_chunks(DobotCodec::new(), bytes, chunk_sizes, 70)
 }
 
 fn ok_frames(items: &[Item]) -> Vec<DobotFrame> {

@@ -1,0 +1,3 @@
+//! The config crate's integration tests in one binary, so the workspace links one test executable per crate rather than one per file.
+
+mod settings;

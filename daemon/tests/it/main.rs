@@ -1,0 +1,11 @@
+//! The daemon crate's integration tests in one binary, so the workspace links one test executable per crate rather than one per file.
+
+mod calibrate;
+mod doctor;
+mod operator_page;
+mod run;
+mod run_on_ptys;
+mod sim;
+mod support;
+mod systemd;
+mod training_data;

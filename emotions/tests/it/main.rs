@@ -1,0 +1,6 @@
+//! The emotions crate's integration tests in one binary, so the workspace links one test executable per crate rather than one per file.
+
+mod properties;
+mod readme;
+mod script;
+mod scripts;

@@ -1,0 +1,5 @@
+//! The sounds crate's integration tests in one binary, so the workspace links one test executable per crate rather than one per file.
+
+mod choosing;
+mod packs;
+mod speaker;
