@@ -29,7 +29,7 @@ pub enum NeckPose {
 /// Everything the face shows at one moment; [`Frame::render`](crate::Frame::render) turns it
 /// into LED rows and servo angles.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Face {
+pub struct FaceState {
     /// The emotion and its intensity.
     pub expression: Expression,
     /// Where the pupils look.

@@ -2,7 +2,7 @@
 //! it speaks.
 //!
 //! Pure logic, no I/O and no clock: the host passes every [`Input`] with the time it happened
-//! ([`Millis`]) to [`Mind::step`], and gets back a [`Face`] and maybe a [`LineRequest`]. The
+//! ([`Millis`]) to [`Mind::step`], and gets back a [`FaceState`] and maybe a [`LineRequest`]. The
 //! same settings, seed and inputs always give the same faces and lines, so scripted games with a
 //! fake clock test the whole personality. [`Frame::render`] turns a face into LED rows and servo
 //! angles; [`Frame::preview`] draws it as text for `checkerbot sim`. The eyes of every emotion
@@ -123,7 +123,7 @@ mod voice;
 pub use attitude::Attitude;
 pub use category::Category;
 pub use emotion::{Emotion, Expression};
-pub use face::{Face, Gaze, NeckPose};
+pub use face::{FaceState, Gaze, NeckPose};
 pub use input::{Evaluation, Input, Mistake, Outcome};
 pub use millis::Millis;
 pub use mind::{Mind, Output};

@@ -6,7 +6,7 @@ use crate::blink::Blink;
 use crate::category::Category;
 use crate::display::Display;
 use crate::emotion::Expression;
-use crate::face::Face;
+use crate::face::FaceState;
 use crate::input::{Input, Mistake, Outcome};
 use crate::lines;
 use crate::millis::Millis;
@@ -21,7 +21,7 @@ use crate::voice::{LineRequest, Voice};
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Output {
     /// What the face shows now.
-    pub face: Face,
+    pub face: FaceState,
     /// A line to say, if the robot speaks now.
     pub line: Option<LineRequest>,
 }
@@ -128,7 +128,7 @@ impl Mind {
             self.blink
                 .eyes_closed(now, self.feelings.mood().arousal, &self.settings.face);
         Output {
-            face: Face {
+            face: FaceState {
                 expression: self.display.shown().expression,
                 gaze,
                 neck,

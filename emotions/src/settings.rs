@@ -1,4 +1,4 @@
-//! Every number the model uses, with the defaults from `shared/docs/emotion-model.md`.
+//! Every number the model uses, with the defaults from `docs/design/emotion-model.md`.
 //!
 //! Operators tune the robot in the daemon's TOML file; the `config` crate embeds [`Settings`]
 //! as a section. Every struct reads missing fields from its default, so a file names only what

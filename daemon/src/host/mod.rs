@@ -96,7 +96,7 @@ pub enum Action {
         mv: Move,
     },
     /// Show this face.
-    Face(emotions::Face),
+    Face(emotions::FaceState),
     /// Say a line.
     Say {
         /// What kind of line.
@@ -150,7 +150,7 @@ pub struct Host {
     mind: Mind,
     games_started: u32,
     prediction: Option<Prediction>,
-    last_face: Option<emotions::Face>,
+    last_face: Option<emotions::FaceState>,
     /// The expression last written to the event log.
     logged_expression: Option<emotions::Expression>,
     /// A variant and robot colour from a settings reload, for the next game.

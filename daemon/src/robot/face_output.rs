@@ -27,7 +27,7 @@ pub struct FaceCommands {
 
 impl FaceCommands {
     /// Renders `face` with the operator's face settings.
-    pub fn render(face: &emotions::Face, settings: &FaceSettings) -> FaceCommands {
+    pub fn render(face: &emotions::FaceState, settings: &FaceSettings) -> FaceCommands {
         let frame = Frame::render(face, settings);
         FaceCommands {
             eyes: Eyes {
@@ -74,8 +74,8 @@ mod tests {
     use super::*;
     use emotions::{Emotion, Expression, Gaze};
 
-    fn face(emotion: Emotion, eyes_closed: bool) -> emotions::Face {
-        emotions::Face {
+    fn face(emotion: Emotion, eyes_closed: bool) -> emotions::FaceState {
+        emotions::FaceState {
             expression: Expression {
                 emotion,
                 intensity: 0.8,

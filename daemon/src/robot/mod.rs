@@ -155,7 +155,7 @@ pub struct Robot<B, M> {
     stage: watch::Sender<Stage>,
     stats: Stats,
     start: Instant,
-    face: Option<emotions::Face>,
+    face: Option<emotions::FaceState>,
     face_sent: Option<FaceCommands>,
     /// Whether the last face command failed, so a dead face is reported once, not every blink.
     face_failing: bool,
@@ -791,7 +791,7 @@ where
 
     /// Sends what changed of the face to the controller. A face that fails is reported once and
     /// never stops the game.
-    async fn show_face(&mut self, face: &emotions::Face) -> anyhow::Result<()> {
+    async fn show_face(&mut self, face: &emotions::FaceState) -> anyhow::Result<()> {
         let next = FaceCommands::render(face, &self.config.face);
         let changes = FaceChanges::between(self.face_sent.as_ref(), &next);
         let mut result = Ok(());

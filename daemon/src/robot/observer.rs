@@ -17,7 +17,7 @@ pub struct View<'a> {
     /// The game host, after the event.
     pub host: &'a Host,
     /// The face shown now.
-    pub face: Option<&'a emotions::Face>,
+    pub face: Option<&'a emotions::FaceState>,
     /// The game the event belongs to, for counting.
     pub game: GameNow<'a>,
 }

@@ -39,7 +39,7 @@ impl Observer for Screen {
             LogEvent::Expression { emotion, intensity } => {
                 if let Some(face) = view.face.filter(|_| self.watched) {
                     // Shown with the eyes open, whatever the blink timing.
-                    let open = emotions::Face {
+                    let open = emotions::FaceState {
                         eyes_closed: false,
                         ..*face
                     };

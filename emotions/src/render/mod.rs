@@ -1,4 +1,4 @@
-//! Turning a [`Face`] into what the hardware shows: two 8x8 LED matrices, two brow servos and
+//! Turning a [`FaceState`] into what the hardware shows: two 8x8 LED matrices, two brow servos and
 //! the neck.
 
 mod brows;
@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::face::{Face, NeckPose};
+use crate::face::{FaceState, NeckPose};
 use crate::settings::FaceSettings;
 use brows::brow_pose;
 use pupil::cut_pupils;
@@ -34,7 +34,7 @@ pub struct Frame {
 impl Frame {
     /// Renders `face`: the outline of its emotion (strong from `strong_from`), pupils cut where
     /// it looks, or closed eyes in a blink; brows scaled by intensity; the neck up or down.
-    pub fn render(face: &Face, settings: &FaceSettings) -> Frame {
+    pub fn render(face: &FaceState, settings: &FaceSettings) -> Frame {
         let expression = face.expression;
         let strong = expression.intensity >= settings.strong_from;
         let shape = if face.eyes_closed {
@@ -98,8 +98,8 @@ mod tests {
     use crate::emotion::{Emotion, Expression};
     use crate::face::Gaze;
 
-    fn face(emotion: Emotion, intensity: f32) -> Face {
-        Face {
+    fn face(emotion: Emotion, intensity: f32) -> FaceState {
+        FaceState {
             expression: Expression::new(emotion, intensity),
             gaze: Gaze::Board,
             neck: NeckPose::Down,

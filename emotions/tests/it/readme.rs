@@ -3,13 +3,13 @@
 
 use std::fmt::Write as _;
 
-use emotions::{Emotion, Expression, Face, FaceSettings, Frame, Gaze, NeckPose};
+use emotions::{Emotion, Expression, FaceSettings, FaceState, Frame, Gaze, NeckPose};
 
 const BEGIN: &str = "<!-- gallery:begin -->\n";
 const END: &str = "<!-- gallery:end -->\n";
 
 fn preview(emotion: Emotion, intensity: f32, gaze: Gaze, eyes_closed: bool) -> String {
-    let face = Face {
+    let face = FaceState {
         expression: Expression::new(emotion, intensity),
         gaze,
         neck: NeckPose::Up,

@@ -1,4 +1,4 @@
-//! The Dobot Magician's serial protocol (see `../shared/docs/dobot-magician.md` and the Dobot
+//! The Dobot Magician's serial protocol (see `docs/design/dobot-magician.md` and the Dobot
 //! section of `docs/protocol.md`): frames, their codec, typed commands and replies, and
 //! [`DobotArm`], the [`Arm`](crate::device::Arm) driver over any byte stream.
 //!

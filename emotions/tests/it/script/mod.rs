@@ -15,7 +15,7 @@
 use std::fmt::Write as _;
 
 use emotions::{
-    Attitude, Evaluation, Face, Input, Millis, Mind, Mistake, Outcome, Output, Settings,
+    Attitude, Evaluation, FaceState, Input, Millis, Mind, Mistake, Outcome, Output, Settings,
 };
 
 /// The runner's frame period.
@@ -118,7 +118,7 @@ pub fn trace(script: &Script) -> String {
     let mut emotion = emotions::Emotion::Neutral;
     let mut look = None;
     for (time, output) in run(script) {
-        let Face {
+        let FaceState {
             expression,
             gaze,
             neck,
