@@ -92,8 +92,13 @@ fn in_child_process(test: &str, env: &[(&str, &Path)]) -> bool {
     if env::var_os("SOUNDS_TEST_CHILD").is_some() {
         return false;
     }
+    // The harness names tests by their path below the crate: `speaker::<test>`.
+    let name = module_path!().split_once("::").map_or_else(
+        || test.to_owned(),
+        |(_, module)| format!("{module}::{test}"),
+    );
     let output = Command::new(env::current_exe().unwrap())
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
         .env("SOUNDS_TEST_CHILD", "1")
         .envs(env.iter().copied())
         .output()
