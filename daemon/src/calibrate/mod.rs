@@ -45,7 +45,6 @@ pub struct Args {
     sim: bool,
 }
 
-/// Runs the command.
 /// Runs the wizard, or the check with `--check`.
 ///
 /// `simulated_arm` makes the arm for `--sim` (or `devices.arm = "sim"`): the caller passes the

@@ -5,6 +5,7 @@ mod game;
 mod pdn;
 mod pdn_pydraughts;
 mod perft;
+mod position_errors;
 mod properties;
 mod recognition;
 mod tricky;
