@@ -5,7 +5,6 @@ mod calibrate;
 mod commands;
 mod devices;
 mod doctor;
-mod host;
 mod notify;
 mod operator;
 mod reload;

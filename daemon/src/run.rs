@@ -24,7 +24,6 @@ use tokio_serial::SerialStream;
 
 use crate::brain::Brain;
 use crate::devices::{connect_board, connect_dobot, load_calibration};
-use crate::host::{LogEvent, RobotColor};
 use crate::notify::Notifier;
 use crate::operator::{PageConfig, serve_page};
 use crate::robot::{
@@ -33,6 +32,7 @@ use crate::robot::{
 };
 use crate::settings_source::config_path;
 use crate::state::StateDir;
+use host::{LogEvent, RobotColor};
 
 /// Arguments of `checkerbot run`.
 #[derive(Debug, clap::Args)]

@@ -4,6 +4,10 @@
 //! arm finishing, ticks) with the time, and carries out the [`Action`]s it returns (start a
 //! search, move the arm, show a face, say a line, write the log). Keeping it pure lets tests
 //! play whole games, mistakes and faults included, with a fake clock.
+//!
+//! A crate of its own so that the compiler enforces it: it depends on the rules, the emotion
+//! model and serde, and on nothing that can do I/O (no tokio, no devices, no files).
+#![warn(missing_docs)]
 
 mod log_event;
 mod operator;
@@ -17,7 +21,7 @@ mod tests;
 pub use log_event::{Device, LogEvent};
 pub use operator::Refused;
 pub use record::GameRecord;
-pub use snapshot::Snapshot;
+pub use snapshot::{ResumeError, Snapshot};
 
 use emotions::{Evaluation, Input, LineRequest, Millis, Mind};
 use rules::recognition::{self, MistakeKind, Recognition};
@@ -206,10 +210,10 @@ impl Host {
         }
     }
 
-    /// A host in a game from `position` at the visitor's turn, the robot playing `robot`: for
-    /// tests of positions no opening reaches quickly.
-    #[cfg(test)]
-    pub(crate) fn at_visitors_turn(position: Position, robot: Color, mind: Mind) -> Host {
+    /// A host in a game from `position` at the visitor's turn, the robot playing `robot`: a
+    /// game set up rather than played from the start (tests use it for positions no opening
+    /// reaches quickly).
+    pub fn at_visitors_turn(position: Position, robot: Color, mind: Mind) -> Host {
         let mut host = Host::new(position.variant(), RobotColor::Fixed(robot), mind);
         host.game = Game::from_position(position);
         host.robot = robot;
@@ -541,29 +545,32 @@ impl Host {
         mind: Mind,
         snapshot: &Snapshot,
         now: Millis,
-    ) -> anyhow::Result<(Host, Vec<Action>)> {
-        let variant: Variant = snapshot
-            .variant
-            .parse()
-            .map_err(|e: rules::UnknownVariant| anyhow::anyhow!("{e}"))?;
+    ) -> Result<(Host, Vec<Action>), ResumeError> {
+        let variant: Variant = snapshot.variant.parse()?;
         let robot = Color::ALL
             .into_iter()
             .find(|c| c.name() == snapshot.robot)
-            .ok_or_else(|| anyhow::anyhow!("unknown robot colour {:?}", snapshot.robot))?;
+            .ok_or_else(|| ResumeError::RobotColor(snapshot.robot.clone()))?;
         let mut game = Game::new(variant);
         for (ply, text) in snapshot.moves.iter().enumerate() {
-            let mv = notation::parse_move(game.position(), text)
-                .map_err(|e| anyhow::anyhow!("move {} ({text}): {e}", ply + 1))?;
-            game.play(&mv)
-                .map_err(|e| anyhow::anyhow!("move {} ({text}): {e:?}", ply + 1))?;
+            let mv = notation::parse_move(game.position(), text).map_err(|source| {
+                ResumeError::MoveText {
+                    ply: ply + 1,
+                    text: text.clone(),
+                    source,
+                }
+            })?;
+            game.play(&mv).map_err(|_| ResumeError::IllegalMove {
+                ply: ply + 1,
+                text: text.clone(),
+            })?;
         }
         let last_by_robot = game.position().turn() != robot && !game.moves().is_empty();
         // A game the robot's own move ended is not over until the arm has made that move and
         // the board shows it: resume it like any interrupted arm move, then it is archived.
-        anyhow::ensure!(
-            game.outcome().is_none() || (snapshot.arm_pending && last_by_robot),
-            "the game is already over"
-        );
+        if game.outcome().is_some() && !(snapshot.arm_pending && last_by_robot) {
+            return Err(ResumeError::AlreadyOver);
+        }
         let mut host = Host::new(variant, robot_color, mind);
         host.robot = robot;
         host.games_started = snapshot.games_started;

@@ -20,3 +20,37 @@ pub struct Snapshot {
     /// been interrupted.
     pub arm_pending: bool,
 }
+
+/// Why a journaled game cannot be resumed; the daemon then sets the journal aside and starts a
+/// new game.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResumeError {
+    /// The snapshot names a variant this build does not know.
+    #[error(transparent)]
+    Variant(#[from] rules::UnknownVariant),
+    /// The snapshot's robot colour is neither white nor black.
+    #[error("unknown robot colour {0:?}")]
+    RobotColor(String),
+    /// A move's text cannot be read in the position it was played in.
+    #[error("move {ply} ({text}): {source}")]
+    MoveText {
+        /// The ply, from 1.
+        ply: usize,
+        /// The move as the journal wrote it.
+        text: String,
+        /// What is wrong with it.
+        source: rules::notation::MoveTextError,
+    },
+    /// A move reads, but is not legal where it was played.
+    #[error("move {ply} ({text}): the move is not legal in this position")]
+    IllegalMove {
+        /// The ply, from 1.
+        ply: usize,
+        /// The move as the journal wrote it.
+        text: String,
+    },
+    /// The journaled game has already ended.
+    #[error("the game is already over")]
+    AlreadyOver,
+}

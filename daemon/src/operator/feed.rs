@@ -9,9 +9,9 @@ use serde_json::json;
 use tokio::sync::{broadcast, watch};
 
 use super::page_state::Tracker;
-use crate::host::LogEvent;
 use crate::robot::{Observer, Stage, View};
 use crate::state::utc_date;
+use host::LogEvent;
 
 /// How many updates a slow page may fall behind before it is told to reload the whole state.
 pub const BACKLOG: usize = 256;

@@ -11,9 +11,9 @@ use emotions::{FaceSettings, Frame, Millis};
 use rules::{Bitboard, Color, Position, Role, notation};
 use serde::Serialize;
 
-use crate::host::{Device, LogEvent, Waiting};
 use crate::robot::View;
 use crate::state::Stats;
+use host::{Device, LogEvent, Waiting};
 
 /// How many of each list the page keeps.
 const RECENT_MOVES: usize = 16;
@@ -376,7 +376,7 @@ impl Tracker {
     }
 
     /// What an event adds to the page's lists and devices.
-    fn record(&mut self, t: u64, event: &LogEvent, host: &crate::host::Host) {
+    fn record(&mut self, t: u64, event: &LogEvent, host: &host::Host) {
         match event {
             LogEvent::GameStarted {
                 variant,
@@ -518,7 +518,7 @@ impl Tracker {
 }
 
 /// The last moves of the host's game, with who made each.
-fn recent_moves(host: &crate::host::Host) -> Vec<MoveView> {
+fn recent_moves(host: &host::Host) -> Vec<MoveView> {
     let game = host.game();
     let variant = game.position().variant();
     let positions = game.positions();
@@ -584,8 +584,8 @@ mod tests {
     use rules::{Variant, notation};
 
     use super::*;
-    use crate::host::{Action, Event, Host, RobotColor, SearchReply};
     use crate::state::GameNow;
+    use host::{Action, Event, Host, RobotColor, SearchReply};
 
     /// What the robot shows its observers of `host`, with no face.
     fn view_of(host: &Host) -> View<'_> {
@@ -735,7 +735,7 @@ mod tests {
 
     #[test]
     fn a_game_taken_up_from_the_journal_shows_its_number_and_sides() {
-        let snapshot = crate::host::Snapshot {
+        let snapshot = host::Snapshot {
             variant: "russian".to_owned(),
             robot: "white".to_owned(),
             games_started: 7,

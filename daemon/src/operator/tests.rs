@@ -16,8 +16,8 @@ use tower::ServiceExt as _;
 use super::api::{Api, router};
 use super::feed::Hub;
 use super::page_state::Tracker;
-use crate::host::Refused;
 use crate::robot::{Adjustment, Command, Done, Request};
+use host::Refused;
 
 const TOKEN: &str = "s3cret-token";
 

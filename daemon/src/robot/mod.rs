@@ -35,10 +35,10 @@ use tokio::task::{JoinError, JoinHandle};
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::brain::Brain;
-use crate::host::{Action, Device, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
 use crate::state::{GameNow, Journal, StateDir, Stats, utc_date};
 pub use backoff::Backoff;
 use face_output::{FaceChanges, FaceCommands};
+use host::{Action, Device, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
 pub use observer::{EventLog, Observer, View};
 pub use operate::{Adjustment, Command, Done, Request};
 pub use piece_mover::PieceMover;
@@ -303,9 +303,9 @@ where
     /// restart.
     fn apply_settings(&mut self, settings: &checkerbot_config::Settings) -> anyhow::Result<()> {
         let robot_color = match settings.game.robot {
-            checkerbot_config::RobotSide::White => crate::host::RobotColor::Fixed(Color::White),
-            checkerbot_config::RobotSide::Black => crate::host::RobotColor::Fixed(Color::Black),
-            checkerbot_config::RobotSide::Alternate => crate::host::RobotColor::Alternate,
+            checkerbot_config::RobotSide::White => host::RobotColor::Fixed(Color::White),
+            checkerbot_config::RobotSide::Black => host::RobotColor::Fixed(Color::Black),
+            checkerbot_config::RobotSide::Alternate => host::RobotColor::Alternate,
         };
         self.host.apply_settings(
             settings.emotions.clone(),

@@ -8,8 +8,8 @@ use anyhow::Context as _;
 use emotions::Millis;
 use serde_json::json;
 
-use crate::host::{Host, LogEvent};
 use crate::state::GameNow;
+use host::{Host, LogEvent};
 
 /// What an observer may look at besides the event.
 #[derive(Debug, Clone, Copy)]

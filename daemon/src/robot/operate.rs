@@ -7,8 +7,8 @@ use sounds::Language;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{PieceMover, Robot, Workers};
-use crate::host::{Action, Device, LogEvent, Refused};
 use hal::device::{BoardSensor, Face};
+use host::{Action, Device, LogEvent, Refused};
 
 /// One thing the operator asks for.
 #[derive(Debug, Clone, PartialEq)]

@@ -3,8 +3,8 @@
 use emotions::{Millis, Mind};
 use rules::Variant;
 
-use crate::host::{Action, Host, RobotColor};
 use crate::state::{Journal, StateDir};
+use host::{Action, Host, RobotColor};
 
 /// The host to run and what to do first.
 #[derive(Debug)]

@@ -10,7 +10,7 @@ use rules::Position;
 use tokio::task::JoinHandle;
 
 use crate::brain::Brain;
-use crate::host::SearchReply;
+use host::SearchReply;
 
 /// Where the search runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -41,7 +41,6 @@ use sounds::{Language, Library, Speaker, Voice};
 use tokio::sync::{broadcast, mpsc};
 
 use crate::brain::Brain;
-use crate::host::RobotColor;
 use crate::operator::{PageConfig, serve_page};
 use crate::rng::SplitMix;
 use crate::robot::{
@@ -49,6 +48,7 @@ use crate::robot::{
     start_or_resume,
 };
 use crate::state::{StateDir, Stats};
+use host::RobotColor;
 use people::Pace;
 use screen::Screen;
 use visitor::{Visitor, VisitorKind};

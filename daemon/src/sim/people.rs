@@ -11,8 +11,8 @@ use tokio::sync::{broadcast, watch};
 
 use super::visitor::{Turn, Visitor};
 use super::world::World;
-use crate::host::Waiting;
 use crate::robot::Stage;
+use host::Waiting;
 
 /// How long people take, in the simulation's clock.
 #[derive(Debug, Clone, Copy)]

@@ -4,8 +4,8 @@ use std::io::Write;
 
 use emotions::{FaceSettings, Frame, Millis};
 
-use crate::host::LogEvent;
 use crate::robot::{Observer, View};
+use host::LogEvent;
 
 /// The terminal view; quiet about faces and boards in a fast run, which nobody watches live.
 pub struct Screen {

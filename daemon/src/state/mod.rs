@@ -20,9 +20,9 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use serde::{Deserialize, Serialize};
 
-use crate::host::Snapshot;
 pub use atomic::write_atomically;
 pub use civil_date::utc_date;
+use host::Snapshot;
 pub use stats::{GameNow, Stats};
 
 /// The journal file: the game in progress and the id it is archived under.

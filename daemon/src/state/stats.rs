@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::host::LogEvent;
+use host::LogEvent;
 
 /// Counts since the state directory was created (or since start without one).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -147,7 +147,7 @@ impl Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::host::Device;
+    use host::Device;
 
     fn over(result: &str) -> LogEvent {
         LogEvent::GameOver {
