@@ -12,11 +12,10 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use checkerbot_config::{ArmKind, RobotSide, Settings};
+use checkerbot_config::{ArmKind, Settings};
 use emotions::{Millis, Mind};
 use hal::controller::device::ControllerDevice;
 use hal::dobot::DobotArm;
-use rules::Color;
 use sounds::{Library, Speaker, Voice};
 use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::broadcast;
@@ -28,11 +27,11 @@ use crate::notify::Notifier;
 use crate::operator::{PageConfig, serve_page};
 use crate::robot::{
     ARM_RECONNECT_PATIENCE, LoopConfig, Observer, PlannedArm, Reconnect, ReopenArm, Robot, ThinkOn,
-    View, start_or_resume,
+    View, robot_color, start_or_resume,
 };
 use crate::settings_source::config_path;
 use crate::state::StateDir;
-use host::{LogEvent, RobotColor};
+use host::LogEvent;
 
 /// Arguments of `checkerbot run`.
 #[derive(Debug, clap::Args)]
@@ -115,11 +114,7 @@ async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Resu
     let reconnect: Reconnect<ControllerDevice> =
         Box::new(move || Box::pin(connect_board(port.clone(), baud)));
 
-    let robot_color = match settings.game.robot {
-        RobotSide::White => RobotColor::Fixed(Color::White),
-        RobotSide::Black => RobotColor::Fixed(Color::Black),
-        RobotSide::Alternate => RobotColor::Alternate,
-    };
+    let robot_color = robot_color(settings.game.robot);
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);

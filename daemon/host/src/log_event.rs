@@ -1,10 +1,10 @@
 //! The event log: one JSON object per line, the contract tools and the operator page read.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What a fault or a reconnection concerns, so counters and the operator can tell a loose USB
 /// cable on the arm from a flickering sensor on the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Device {
     /// The board controller: Hall sensors, button, face, and its link.

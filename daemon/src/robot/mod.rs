@@ -117,6 +117,15 @@ impl LoopConfig {
     }
 }
 
+/// The colour the host plays for the settings' `game.robot`.
+pub fn robot_color(side: checkerbot_config::RobotSide) -> host::RobotColor {
+    match side {
+        checkerbot_config::RobotSide::White => host::RobotColor::Fixed(Color::White),
+        checkerbot_config::RobotSide::Black => host::RobotColor::Fixed(Color::Black),
+        checkerbot_config::RobotSide::Alternate => host::RobotColor::Alternate,
+    }
+}
+
 /// Opens the board controller's link again after it was lost (a cable pulled, a controller
 /// reset, a run of damaged frames the protocol gave up on).
 pub type Reconnect<B> = Box<dyn FnMut() -> Pin<Box<dyn Future<Output = anyhow::Result<B>>>>>;
@@ -302,11 +311,7 @@ where
     /// next move; variant and robot colour from the next game. Devices and paths need a
     /// restart.
     fn apply_settings(&mut self, settings: &checkerbot_config::Settings) -> anyhow::Result<()> {
-        let robot_color = match settings.game.robot {
-            checkerbot_config::RobotSide::White => host::RobotColor::Fixed(Color::White),
-            checkerbot_config::RobotSide::Black => host::RobotColor::Fixed(Color::Black),
-            checkerbot_config::RobotSide::Alternate => host::RobotColor::Alternate,
-        };
+        let robot_color = robot_color(settings.game.robot);
         self.host.apply_settings(
             settings.emotions.clone(),
             settings.game.variant,

@@ -29,14 +29,13 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use checkerbot_config::RobotSide;
 use emotions::{Millis, Mind};
 use hal::controller::device::{ControllerDevice, DeviceConfig};
 use hal::controller::link::{LinkConfig, connect};
 use hal::controller::peer::PeerConfig;
 use hal::sim::board::{SimBoardHandle, sim_board};
 use hal::sim::faulty_io::{ByteFaults, FaultyIo};
-use rules::{Color, Variant};
+use rules::Variant;
 use sounds::{Language, Library, Speaker, Voice};
 use tokio::sync::{broadcast, mpsc};
 
@@ -45,7 +44,7 @@ use crate::operator::{PageConfig, serve_page};
 use crate::rng::SplitMix;
 use crate::robot::{
     EventLog, LoopConfig, PieceMover, Reconnect, Robot, Startup, ThinkOn, occupancy_map,
-    start_or_resume,
+    robot_color, start_or_resume,
 };
 use crate::state::{StateDir, Stats};
 use host::RobotColor;
@@ -82,7 +81,7 @@ pub struct Args {
     config: Option<PathBuf>,
     /// The robot's colour: white, black, or alternate (the visitor moves first in game 1);
     /// overrides `game.robot`.
-    #[arg(long, value_parser = robot_color)]
+    #[arg(long, value_parser = parse_robot_color)]
     robot: Option<RobotColor>,
     /// Language of the robot's voice: en, ru or uk; overrides `sounds.language`.
     #[arg(long, value_parser = language)]
@@ -120,7 +119,7 @@ enum Link {
     Pty,
 }
 
-fn robot_color(text: &str) -> Result<RobotColor, String> {
+fn parse_robot_color(text: &str) -> Result<RobotColor, String> {
     match text {
         "alternate" => Ok(RobotColor::Alternate),
         _ => rules::Color::from_char(text.chars().next().unwrap_or(' '))
@@ -203,11 +202,7 @@ fn resolve_settings(args: &Args) -> anyhow::Result<(checkerbot_config::Settings,
     let mut settings =
         checkerbot_config::load(args.config.as_deref()).context("reading the settings")?;
     Overrides::of(args).apply(&mut settings);
-    let robot = args.robot.unwrap_or(match settings.game.robot {
-        RobotSide::White => RobotColor::Fixed(Color::White),
-        RobotSide::Black => RobotColor::Fixed(Color::Black),
-        RobotSide::Alternate => RobotColor::Alternate,
-    });
+    let robot = args.robot.unwrap_or(robot_color(settings.game.robot));
     Ok((settings, robot))
 }
 

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use host::LogEvent;
+use host::{Device, LogEvent};
 
 /// Counts since the state directory was created (or since start without one).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,9 +29,9 @@ pub struct Stats {
     /// Device faults seen.
     pub faults: u32,
     /// The same faults by device (`board`, `arm`, `brain`): which part to look at first.
-    pub faults_by_device: BTreeMap<String, u32>,
+    pub faults_by_device: BTreeMap<Device, u32>,
     /// Links that came back after they were lost, by device.
-    pub reconnections: BTreeMap<String, u32>,
+    pub reconnections: BTreeMap<Device, u32>,
     /// How far the game in progress (or the last one) was counted, so that a ply or an end
     /// that happens again after a restart counts once: the counters are saved before the
     /// journal, and a game resumed from a journal a ply behind plays that ply again.
@@ -84,16 +84,10 @@ impl Stats {
             LogEvent::BoardMismatch { .. } => self.board_mismatches += 1,
             LogEvent::Fault { device, .. } => {
                 self.faults += 1;
-                *self
-                    .faults_by_device
-                    .entry(device.as_str().to_owned())
-                    .or_default() += 1;
+                *self.faults_by_device.entry(*device).or_default() += 1;
             }
             LogEvent::Reconnected { device, .. } => {
-                *self
-                    .reconnections
-                    .entry(device.as_str().to_owned())
-                    .or_default() += 1;
+                *self.reconnections.entry(*device).or_default() += 1;
             }
             LogEvent::VisitorMove { .. } | LogEvent::RobotMove { .. } => {
                 let counted = self.counted_game(game.id);
@@ -147,7 +141,6 @@ impl Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use host::Device;
 
     fn over(result: &str) -> LogEvent {
         LogEvent::GameOver {
@@ -173,12 +166,25 @@ mod tests {
         };
         count_all(&mut stats, "g", &[(reconnected, 0)]);
         assert_eq!(stats.faults, 3);
-        assert_eq!(stats.faults_by_device["arm"], 2);
-        assert_eq!(stats.faults_by_device["board"], 1);
-        assert_eq!(stats.reconnections["arm"], 1);
+        assert_eq!(stats.faults_by_device[&Device::Arm], 2);
+        assert_eq!(stats.faults_by_device[&Device::Board], 1);
+        assert_eq!(stats.reconnections[&Device::Arm], 1);
         // Counters written before the split still load.
         let old: Stats = serde_json::from_str(r#"{"games": 4, "faults": 2}"#).unwrap();
         assert_eq!((old.faults, old.faults_by_device.len()), (2, 0));
+        // Counters by device read back what earlier versions wrote (names as keys), and are
+        // written the same way.
+        let written: Stats = serde_json::from_str(
+            r#"{"faults": 3, "faults_by_device": {"arm": 2, "board": 1}, "reconnections": {"arm": 1}}"#,
+        )
+        .unwrap();
+        assert_eq!(written.faults_by_device, stats.faults_by_device);
+        assert_eq!(written.reconnections, stats.reconnections);
+        let json = serde_json::to_value(&stats).unwrap();
+        assert_eq!(
+            json["faults_by_device"],
+            serde_json::json!({"arm": 2, "board": 1})
+        );
     }
 
     fn ply(text: &str) -> LogEvent {
