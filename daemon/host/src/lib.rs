@@ -18,7 +18,7 @@ mod snapshot;
 #[cfg(test)]
 mod tests;
 
-pub use log_event::{Device, LogEvent};
+pub use log_event::{Device, LogEvent, MistakeReason};
 pub use operator::Refused;
 pub use record::GameRecord;
 pub use snapshot::{ResumeError, Snapshot};
@@ -321,8 +321,8 @@ impl Host {
         self.game = Game::new(self.variant);
         self.prediction = None;
         out.push(Action::Log(LogEvent::GameStarted {
-            variant: self.variant.name().to_owned(),
-            robot: self.robot.name().to_owned(),
+            variant: self.variant,
+            robot: self.robot,
             game: self.games_started,
         }));
         self.feel(Input::GameStarted, now, out);
@@ -356,16 +356,21 @@ impl Host {
                 }
                 return;
             }
-            Recognition::NoChange => (emotions::Mistake::NotAMove, "no_change", empty, empty),
+            Recognition::NoChange => (
+                emotions::Mistake::NotAMove,
+                MistakeReason::NoChange,
+                empty,
+                empty,
+            ),
             Recognition::Ambiguous(_) => (
                 emotions::Mistake::CapturesNotRemoved,
-                "ambiguous",
+                MistakeReason::Ambiguous,
                 empty,
                 empty,
             ),
             Recognition::CapturesNotRemoved { standing, .. } => (
                 emotions::Mistake::CapturesNotRemoved,
-                "captures_not_removed",
+                MistakeReason::CapturesNotRemoved,
                 standing,
                 empty,
             ),
@@ -375,7 +380,7 @@ impl Host {
             }
         };
         out.push(Action::Log(LogEvent::VisitorMistake {
-            reason: reason.to_owned(),
+            reason,
             message: message.clone(),
             remove: self.names(remove),
             place: self.names(place),
@@ -644,7 +649,7 @@ impl Host {
         if !logged {
             self.logged_expression = Some(expression);
             out.push(Action::Log(LogEvent::Expression {
-                emotion: expression.emotion.as_str().to_owned(),
+                emotion: expression.emotion,
                 intensity: expression.intensity,
             }));
         }
@@ -663,24 +668,25 @@ fn result_token(winner: Color) -> &'static str {
 }
 
 /// The emotion model's reason code and the log's reason for a recognition mistake.
-fn mistake_kind(kind: &MistakeKind) -> (emotions::Mistake, &'static str) {
+fn mistake_kind(kind: &MistakeKind) -> (emotions::Mistake, MistakeReason) {
+    use emotions::Mistake;
     match kind {
-        MistakeKind::MustCapture { .. } => (emotions::Mistake::MustCapture, "must_capture"),
-        MistakeKind::Backwards { .. } => (emotions::Mistake::MovedBackwards, "backwards"),
+        MistakeKind::MustCapture { .. } => (Mistake::MustCapture, MistakeReason::MustCapture),
+        MistakeKind::Backwards { .. } => (Mistake::MovedBackwards, MistakeReason::Backwards),
         MistakeKind::RobotPieceMoved { .. } => {
-            (emotions::Mistake::MovedRobotPiece, "robot_piece_moved")
+            (Mistake::MovedRobotPiece, MistakeReason::RobotPieceMoved)
         }
         MistakeKind::CaptureNotFinished { .. } => (
-            emotions::Mistake::CaptureNotFinished,
-            "capture_not_finished",
+            Mistake::CaptureNotFinished,
+            MistakeReason::CaptureNotFinished,
         ),
         MistakeKind::WrongCaptureChoice { .. } => (
-            emotions::Mistake::NotMajorityCapture,
-            "wrong_capture_choice",
+            Mistake::NotMajorityCapture,
+            MistakeReason::WrongCaptureChoice,
         ),
-        MistakeKind::CannotGoThere { .. } => (emotions::Mistake::NotAMove, "cannot_go_there"),
-        MistakeKind::PieceMissing { .. } => (emotions::Mistake::NotAMove, "piece_missing"),
-        MistakeKind::ExtraPiece { .. } => (emotions::Mistake::NotAMove, "extra_piece"),
-        _ => (emotions::Mistake::NotAMove, "unclear"),
+        MistakeKind::CannotGoThere { .. } => (Mistake::NotAMove, MistakeReason::CannotGoThere),
+        MistakeKind::PieceMissing { .. } => (Mistake::NotAMove, MistakeReason::PieceMissing),
+        MistakeKind::ExtraPiece { .. } => (Mistake::NotAMove, MistakeReason::ExtraPiece),
+        _ => (Mistake::NotAMove, MistakeReason::Unclear),
     }
 }

@@ -1,6 +1,10 @@
 //! The event log: one JSON object per line, the contract tools and the operator page read.
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use emotions::{Attitude, Category, Emotion};
+use rules::{Color, Variant};
+use serde::{Deserialize, Serialize, Serializer};
 
 /// What a fault or a reconnection concerns, so counters and the operator can tell a loose USB
 /// cable on the arm from a flickering sensor on the board.
@@ -32,10 +36,12 @@ impl Device {
 pub enum LogEvent {
     /// A new game begins.
     GameStarted {
-        /// Variant name.
-        variant: String,
-        /// The robot's colour.
-        robot: String,
+        /// The variant, by its command-line name.
+        #[serde(serialize_with = "by_name")]
+        variant: Variant,
+        /// The robot's colour (`white`, `black`).
+        #[serde(serialize_with = "by_name")]
+        robot: Color,
         /// Games started since the daemon started, this one included.
         game: u32,
     },
@@ -48,7 +54,7 @@ pub enum LogEvent {
     /// Something the robot could not accept.
     VisitorMistake {
         /// Machine-readable reason.
-        reason: String,
+        reason: MistakeReason,
         /// The sentence said to the visitor.
         message: String,
         /// Squares to clear.
@@ -87,15 +93,15 @@ pub enum LogEvent {
     },
     /// The face changed.
     Expression {
-        /// Emotion name.
-        emotion: String,
+        /// The emotion shown.
+        emotion: Emotion,
         /// In `[0, 1]`.
         intensity: f32,
     },
     /// The robot speaks.
     Voice {
         /// Line category.
-        category: String,
+        category: Category,
         /// The line's id in its voice pack (empty until packs are wired in).
         line: String,
         /// What is said.
@@ -120,7 +126,7 @@ pub enum LogEvent {
         /// `play.level`.
         level: u8,
         /// `emotions.attitude`.
-        attitude: String,
+        attitude: Attitude,
         /// `sounds.language`.
         language: String,
         /// `sounds.volume`.
@@ -143,4 +149,87 @@ pub enum LogEvent {
         /// Where the PDN record was written, if it was.
         pdn: Option<String>,
     },
+}
+
+/// Why the robot did not accept what the visitor did: the `reason` of a `visitor_mistake`
+/// event and the key of the mistake counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum MistakeReason {
+    /// The button was pressed with no move on the board.
+    NoChange,
+    /// The board fits more than one legal move.
+    Ambiguous,
+    /// A capture was made but the captured pieces still stand.
+    CapturesNotRemoved,
+    /// A quiet move when a capture is compulsory.
+    MustCapture,
+    /// A man moved backwards.
+    Backwards,
+    /// One of the robot's pieces moved.
+    RobotPieceMoved,
+    /// A capture stopped before its end.
+    CaptureNotFinished,
+    /// A capture the variant's capture rule does not allow (majority, Italian priorities).
+    WrongCaptureChoice,
+    /// A piece went where it cannot go.
+    CannotGoThere,
+    /// A piece is gone that should be there.
+    PieceMissing,
+    /// A piece stands where none should.
+    ExtraPiece,
+    /// Nothing more specific fits.
+    Unclear,
+}
+
+/// Writes a value as its name (`Display`), as the event log has always written variants and
+/// colours.
+fn by_name<T: fmt::Display, S: Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The typed fields are written as the names the event log has always used.
+    #[test]
+    fn typed_fields_are_written_by_name() {
+        let json = |event: &LogEvent| serde_json::to_value(event).unwrap();
+        let started = LogEvent::GameStarted {
+            variant: Variant::RussianGiveaway,
+            robot: Color::White,
+            game: 1,
+        };
+        assert_eq!(
+            json(&started),
+            serde_json::json!({"type": "game_started", "variant": "russian-giveaway", "robot": "white", "game": 1})
+        );
+        let mistake = LogEvent::VisitorMistake {
+            reason: MistakeReason::CannotGoThere,
+            message: String::new(),
+            remove: vec![],
+            place: vec![],
+        };
+        assert_eq!(json(&mistake)["reason"], "cannot_go_there");
+        let face = LogEvent::Expression {
+            emotion: Emotion::Surprised,
+            intensity: 0.5,
+        };
+        assert_eq!(json(&face)["emotion"], "surprised");
+        let voice = LogEvent::Voice {
+            category: Category::OpponentBlunder,
+            line: String::new(),
+            text: String::new(),
+        };
+        assert_eq!(json(&voice)["category"], "opponent_blunder");
+        let reloaded = LogEvent::SettingsReloaded {
+            level: 3,
+            attitude: Attitude::Rival,
+            language: "uk".to_owned(),
+            volume: 1.0,
+        };
+        assert_eq!(json(&reloaded)["attitude"], "rival");
+    }
 }

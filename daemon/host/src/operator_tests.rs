@@ -5,7 +5,7 @@ use rules::recognition::outcome;
 use rules::{Color, Position, Variant, fen, notation};
 
 use super::tests::{logs, play, started};
-use super::{Action, Event, Host, LogEvent, SearchReply, Waiting};
+use super::{Action, Event, Host, LogEvent, MistakeReason, SearchReply, Waiting};
 
 fn reply(host: &Host, text: &str) -> SearchReply {
     let mv = notation::parse_move(host.game().position(), text).unwrap();
@@ -203,7 +203,7 @@ fn an_ambiguous_press_is_settled_by_the_operators_choice() {
     assert!(
         logs(&actions)
             .iter()
-            .any(|e| matches!(e, LogEvent::VisitorMistake { reason, .. } if reason == "ambiguous"))
+            .any(|e| matches!(e, LogEvent::VisitorMistake { reason, .. } if *reason == MistakeReason::Ambiguous))
     );
     let labels: Vec<String> = host
         .ambiguous()

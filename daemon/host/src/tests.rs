@@ -4,7 +4,7 @@ use emotions::{Millis, Mind, Settings};
 use rules::recognition::outcome;
 use rules::{Bitboard, Color, Position, Variant, notation};
 
-use super::{Action, Event, Host, LogEvent, RobotColor, SearchReply, Waiting};
+use super::{Action, Event, Host, LogEvent, MistakeReason, RobotColor, SearchReply, Waiting};
 
 pub(super) fn host() -> Host {
     Host::new(
@@ -100,7 +100,7 @@ fn a_mistake_is_answered_and_the_turn_stays_with_the_visitor() {
     else {
         panic!("{actions:?}")
     };
-    assert_eq!(reason, "cannot_go_there");
+    assert_eq!(*reason, MistakeReason::CannotGoThere);
     assert_eq!(place, &vec!["c3".to_owned()]);
     assert!(actions.iter().any(|a| matches!(
         a,
@@ -278,7 +278,7 @@ fn reloaded_settings_change_the_variant_only_for_the_next_game() {
     );
     assert!(logs(&actions).iter().any(|e| matches!(
         e,
-        LogEvent::GameStarted { variant, robot, .. } if variant == "brazilian" && robot == "white"
+        LogEvent::GameStarted { variant, robot, .. } if *variant == Variant::Brazilian && *robot == Color::White
     )));
 }
 

@@ -385,8 +385,8 @@ impl Tracker {
             } => {
                 self.state.game = GameView {
                     number: *game,
-                    variant: variant.clone(),
-                    robot: robot.clone(),
+                    variant: variant.name().to_owned(),
+                    robot: robot.name().to_owned(),
                     ..GameView::default()
                 };
                 self.state.v.clear();
@@ -438,7 +438,7 @@ impl Tracker {
                 if !text.is_empty() {
                     self.state.voice.push_back(Said {
                         t,
-                        category: category.clone(),
+                        category: category.as_str().to_owned(),
                         text: text.clone(),
                     });
                     if self.state.voice.len() > RECENT_LINES {
@@ -454,7 +454,7 @@ impl Tracker {
             } => {
                 self.state.settings = SettingsView {
                     level: *level,
-                    attitude: attitude.clone(),
+                    attitude: attitude.as_str().to_owned(),
                     language: language.clone(),
                     volume: *volume,
                 };

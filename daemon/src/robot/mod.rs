@@ -334,7 +334,7 @@ where
         self.config = fresh;
         self.log(&LogEvent::SettingsReloaded {
             level: settings.play.level,
-            attitude: settings.emotions.attitude.as_str().to_owned(),
+            attitude: settings.emotions.attitude,
             language: settings.sounds.language.code().to_owned(),
             volume: settings.sounds.volume,
         })
@@ -771,7 +771,7 @@ where
                 self.show_face(&face).await?;
             }
             Action::Say { request, detail } => {
-                let category = request.category.as_str().to_owned();
+                let category = request.category;
                 let (line, text) = self
                     .voice
                     .speak(&request)

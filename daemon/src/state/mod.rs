@@ -207,7 +207,7 @@ mod tests {
             games: 4,
             ..Stats::default()
         };
-        stats.mistakes.insert("backwards".to_owned(), 2);
+        stats.mistakes.insert(host::MistakeReason::Backwards, 2);
         StateDir::open(dir.path())
             .unwrap()
             .save_stats(&stats)

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use host::{Device, LogEvent};
+use host::{Device, LogEvent, MistakeReason};
 
 /// Counts since the state directory was created (or since start without one).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,7 +23,7 @@ pub struct Stats {
     /// Plies played, both sides (a move taken back and made again counts once).
     pub plies: u64,
     /// Visitor mistakes answered, by reason.
-    pub mistakes: BTreeMap<String, u32>,
+    pub mistakes: BTreeMap<MistakeReason, u32>,
     /// Times the board disagreed with the robot's own move.
     pub board_mismatches: u32,
     /// Device faults seen.
@@ -79,7 +79,7 @@ impl Stats {
                 self.counted = Some(CountedGame::new(game.id));
             }
             LogEvent::VisitorMistake { reason, .. } => {
-                *self.mistakes.entry(reason.clone()).or_default() += 1;
+                *self.mistakes.entry(*reason).or_default() += 1;
             }
             LogEvent::BoardMismatch { .. } => self.board_mismatches += 1,
             LogEvent::Fault { device, .. } => {
