@@ -25,11 +25,11 @@ use clap::{Parser, Subcommand};
 #[command(name = "checkerbot", version, about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: CliCommand,
 }
 
 #[derive(Debug, Subcommand)]
-enum Command {
+enum CliCommand {
     /// Count the leaves of the legal-move tree (checks and measures the rules engine).
     Perft(commands::perft::Args),
     /// Read one FEN per line on stdin, write its legal moves as one JSON object per line.
@@ -71,17 +71,17 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Perft(args) => commands::perft::run(&args),
-        Command::Moves(args) => commands::moves::run(&args),
-        Command::Search(args) => commands::search::run(&args),
-        Command::Match(args) => commands::match_games::run(&args),
-        Command::Datagen(args) => commands::datagen::run(&args),
-        Command::Selfplay(args) => commands::selfplay::run(&args),
-        Command::Sim(args) => sim::run(&args),
-        Command::Run(args) => run::run(&args),
-        Command::Calibrate(args) => calibrate::run(&args, sim::dobot_rig::standalone_arm),
-        Command::Doctor(args) => return doctor::run(&args),
-        Command::SimDevices(args) => sim::devices::run(&args),
+        CliCommand::Perft(args) => commands::perft::run(&args),
+        CliCommand::Moves(args) => commands::moves::run(&args),
+        CliCommand::Search(args) => commands::search::run(&args),
+        CliCommand::Match(args) => commands::match_games::run(&args),
+        CliCommand::Datagen(args) => commands::datagen::run(&args),
+        CliCommand::Selfplay(args) => commands::selfplay::run(&args),
+        CliCommand::Sim(args) => sim::run(&args),
+        CliCommand::Run(args) => run::run(&args),
+        CliCommand::Calibrate(args) => calibrate::run(&args, sim::dobot_rig::standalone_arm),
+        CliCommand::Doctor(args) => return doctor::run(&args),
+        CliCommand::SimDevices(args) => sim::devices::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -26,8 +26,8 @@ use crate::devices::{connect_board, connect_dobot, load_calibration};
 use crate::notify::Notifier;
 use crate::operator::{PageConfig, serve_page};
 use crate::robot::{
-    ARM_RECONNECT_PATIENCE, LoopConfig, Observer, PlannedArm, Reconnect, ReopenArm, Robot, ThinkOn,
-    View, robot_color, start_or_resume,
+    ARM_RECONNECT_PATIENCE, EventContext, LoopConfig, Observer, PlannedArm, Reconnect, ReopenArm,
+    Robot, ThinkOn, robot_color, start_or_resume,
 };
 use crate::settings_source::config_path;
 use crate::state::StateDir;
@@ -56,7 +56,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 struct SystemdStatus(Rc<Notifier>);
 
 impl Observer for SystemdStatus {
-    fn event(&mut self, _: Millis, event: &LogEvent, view: View<'_>) -> anyhow::Result<()> {
+    fn event(&mut self, _: Millis, event: &LogEvent, view: EventContext<'_>) -> anyhow::Result<()> {
         match event {
             LogEvent::GameStarted { game, robot, .. } => {
                 self.0
@@ -82,7 +82,7 @@ impl Observer for SystemdStatus {
 struct JournalLog;
 
 impl Observer for JournalLog {
-    fn event(&mut self, now: Millis, event: &LogEvent, _: View<'_>) -> anyhow::Result<()> {
+    fn event(&mut self, now: Millis, event: &LogEvent, _: EventContext<'_>) -> anyhow::Result<()> {
         let json = serde_json::to_string(event)?;
         if matches!(event, LogEvent::Fault { .. }) {
             tracing::warn!(t = now.0, "{json}");

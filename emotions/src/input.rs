@@ -33,7 +33,7 @@ pub enum Input {
     /// piece, a hand in the way).
     BoardMismatch,
     /// The game ended.
-    GameOver(Outcome),
+    GameOver(RobotResult),
 }
 
 /// What the robot's search says about the position after the visitor's move.
@@ -107,7 +107,7 @@ impl Mistake {
 /// How a game ended, from the robot's side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum RobotResult {
     /// The robot won.
     Win,
     /// The visitor won.

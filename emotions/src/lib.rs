@@ -124,7 +124,7 @@ pub use attitude::Attitude;
 pub use category::Category;
 pub use emotion::{Emotion, Expression};
 pub use face::{FaceState, Gaze, NeckPose};
-pub use input::{Evaluation, Input, Mistake, Outcome};
+pub use input::{Evaluation, Input, Mistake, RobotResult};
 pub use millis::Millis;
 pub use mind::{Mind, Output};
 pub use mood::Mood;

@@ -7,7 +7,7 @@ use crate::category::Category;
 use crate::display::Display;
 use crate::emotion::Expression;
 use crate::face::FaceState;
-use crate::input::{Input, Mistake, Outcome};
+use crate::input::{Input, Mistake, RobotResult};
 use crate::lines;
 use crate::millis::Millis;
 use crate::mood::{Feelings, Mood, Stimulus};
@@ -230,14 +230,14 @@ impl Mind {
         self.say(mistake.category(), 1.0, Some(mistake), now)
     }
 
-    fn game_over(&mut self, outcome: Outcome, now: Millis) -> Option<LineRequest> {
+    fn game_over(&mut self, outcome: RobotResult, now: Millis) -> Option<LineRequest> {
         self.activity = Activity::NoGame;
         self.last_seen = now;
         self.goodbye_due = true;
         let (stimulus, category) = match outcome {
-            Outcome::Win => (Stimulus::Win, Category::Win),
-            Outcome::Loss => (Stimulus::Loss, Category::Loss),
-            Outcome::Draw => (Stimulus::Draw, Category::Draw),
+            RobotResult::Win => (Stimulus::Win, Category::Win),
+            RobotResult::Loss => (Stimulus::Loss, Category::Loss),
+            RobotResult::Draw => (Stimulus::Draw, Category::Draw),
         };
         self.feel(stimulus, 1, now);
         let s = &self.settings.expression;

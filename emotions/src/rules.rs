@@ -3,7 +3,7 @@
 
 use crate::attitude::Attitude;
 use crate::emotion::{Emotion, Expression};
-use crate::input::Outcome;
+use crate::input::RobotResult;
 use crate::settings::ExpressionSettings;
 use crate::signals::{Signals, Swing};
 use crate::strength::{pieces, strength};
@@ -68,15 +68,15 @@ pub(crate) fn game_started(settings: &ExpressionSettings) -> Candidate {
 
 /// Rule 1 at the end: win happy; loss sad (friendly) or angry (rival); draw neutral.
 pub(crate) fn game_over(
-    outcome: Outcome,
+    outcome: RobotResult,
     attitude: Attitude,
     settings: &ExpressionSettings,
 ) -> Candidate {
     let intensity = settings.game_end_intensity;
     match outcome {
-        Outcome::Win => Candidate::new(Emotion::Happy, intensity, Rule::GameEvent),
-        Outcome::Loss => Candidate::new(distress(attitude), intensity, Rule::GameEvent),
-        Outcome::Draw => Candidate {
+        RobotResult::Win => Candidate::new(Emotion::Happy, intensity, Rule::GameEvent),
+        RobotResult::Loss => Candidate::new(distress(attitude), intensity, Rule::GameEvent),
+        RobotResult::Draw => Candidate {
             expression: Expression::NEUTRAL,
             rule: Rule::GameEvent,
         },

@@ -11,7 +11,7 @@ use crate::next_line::NextLine;
 use crate::playback::Playback;
 
 /// What the handle asks of the thread.
-pub(crate) enum Command {
+pub(crate) enum PlaybackRequest {
     Say(Line),
     Volume(f32),
 }
@@ -21,7 +21,11 @@ pub(crate) enum Command {
 const POLL: Duration = Duration::from_millis(20);
 
 /// Runs until the handle is dropped (the command channel closes), then stops any sound.
-pub(crate) fn run(player: &Player, commands: &Receiver<Command>, events: &SyncSender<Playback>) {
+pub(crate) fn run(
+    player: &Player,
+    commands: &Receiver<PlaybackRequest>,
+    events: &SyncSender<Playback>,
+) {
     let report = |event: Playback| {
         // Full means nobody reads the reports: dropping them is what the handle promises.
         let _ = events.try_send(event);
@@ -42,12 +46,12 @@ pub(crate) fn run(player: &Player, commands: &Receiver<Command>, events: &SyncSe
             }
         };
         match command {
-            Some(Command::Say(line)) => {
+            Some(PlaybackRequest::Say(line)) => {
                 if let Some(dropped) = next.offer(line) {
                     report(Playback::Replaced(dropped));
                 }
             }
-            Some(Command::Volume(volume)) => player.set_volume(volume),
+            Some(PlaybackRequest::Volume(volume)) => player.set_volume(volume),
             None => {}
         }
         if player.empty()

@@ -9,7 +9,7 @@ use rodio::{DeviceSinkBuilder, DeviceSinkError, MixerDeviceSink, Player};
 
 use crate::line::Line;
 use crate::playback::Playback;
-use crate::playback_thread::{Command, run};
+use crate::playback_thread::{PlaybackRequest, run};
 
 /// How many reports wait for a reader before new ones are dropped: enough for the host to read
 /// them once a second, bounded so a host that never reads leaks nothing.
@@ -41,7 +41,7 @@ pub enum Output {
 /// starting the daemon.
 pub struct Speaker {
     /// `None` when silent.
-    commands: Option<Sender<Command>>,
+    commands: Option<Sender<PlaybackRequest>>,
     reports_in: SyncSender<Playback>,
     reports: Receiver<Playback>,
     output: Output,
@@ -163,7 +163,7 @@ impl Speaker {
         let sent = self
             .commands
             .as_ref()
-            .is_some_and(|commands| commands.send(Command::Say(line.clone())).is_ok());
+            .is_some_and(|commands| commands.send(PlaybackRequest::Say(line.clone())).is_ok());
         if !sent {
             tracing::debug!(id = %line.id, text = %line.text, "silent voice line");
             let _ = self.reports_in.try_send(Playback::Silent(line.clone()));
@@ -173,7 +173,7 @@ impl Speaker {
     /// Changes the volume (clamped to `[0, 1]`), also of the line playing now.
     pub fn set_volume(&self, volume: f32) {
         if let Some(commands) = &self.commands {
-            let _ = commands.send(Command::Volume(audible(volume)));
+            let _ = commands.send(PlaybackRequest::Volume(audible(volume)));
         }
     }
 
@@ -195,9 +195,9 @@ impl Drop for Speaker {
 }
 
 /// Starts the speaker thread with the receiving end of a new command channel.
-fn spawn<F>(body: F) -> std::io::Result<(JoinHandle<()>, Sender<Command>)>
+fn spawn<F>(body: F) -> std::io::Result<(JoinHandle<()>, Sender<PlaybackRequest>)>
 where
-    F: FnOnce(Receiver<Command>) + Send + 'static,
+    F: FnOnce(Receiver<PlaybackRequest>) + Send + 'static,
 {
     let (commands, command_out) = mpsc::channel();
     let thread = thread::Builder::new()

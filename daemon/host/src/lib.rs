@@ -483,7 +483,7 @@ impl Host {
         if self.state == State::WaitingForSetup {
             return out;
         }
-        self.end_game("*", reason, emotions::Outcome::Draw, now, &mut out);
+        self.end_game("*", reason, emotions::RobotResult::Draw, now, &mut out);
         out
     }
 
@@ -492,7 +492,7 @@ impl Host {
         &mut self,
         result: &str,
         reason: &str,
-        feeling: emotions::Outcome,
+        feeling: emotions::RobotResult,
         now: Millis,
         out: &mut Vec<Action>,
     ) {
@@ -613,10 +613,10 @@ impl Host {
         };
         let (result, feeling) = match outcome.result {
             GameResult::Win(color) if color == self.robot => {
-                (result_token(color), emotions::Outcome::Win)
+                (result_token(color), emotions::RobotResult::Win)
             }
-            GameResult::Win(color) => (result_token(color), emotions::Outcome::Loss),
-            GameResult::Draw => ("1/2-1/2", emotions::Outcome::Draw),
+            GameResult::Win(color) => (result_token(color), emotions::RobotResult::Loss),
+            GameResult::Draw => ("1/2-1/2", emotions::RobotResult::Draw),
         };
         self.end_game(result, &outcome.reason.to_string(), feeling, now, out);
         true

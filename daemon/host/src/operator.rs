@@ -120,7 +120,7 @@ impl Host {
         self.end_game(
             result,
             "the robot resigned (operator)",
-            emotions::Outcome::Loss,
+            emotions::RobotResult::Loss,
             now,
             &mut out,
         );

@@ -25,7 +25,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::feed::Hub;
 use super::settings_file::write_back;
-use crate::robot::{Adjustment, Command, Request};
+use crate::robot::{Adjustment, OperatorCommand, Request};
 
 /// What the handlers share.
 #[derive(Debug)]
@@ -213,7 +213,7 @@ fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, Rejection> {
 struct Nothing {}
 
 /// Sends `command` to the robot and answers with its outcome.
-async fn ask(api: &Api, command: Command) -> Result<crate::robot::Done, Rejection> {
+async fn ask(api: &Api, command: OperatorCommand) -> Result<crate::robot::Done, Rejection> {
     let (reply, answer) = oneshot::channel();
     let stopped = || {
         Rejection(
@@ -242,12 +242,12 @@ async fn simple(
     bytes: Bytes,
 ) -> Answer {
     let command = match action.as_str() {
-        "new-game" => Command::NewGame,
-        "pause" => Command::Pause,
-        "go-on" => Command::GoOn,
-        "resign" => Command::Resign,
-        "take-back" => Command::TakeBack,
-        "park" => Command::Park,
+        "new-game" => OperatorCommand::NewGame,
+        "pause" => OperatorCommand::Pause,
+        "go-on" => OperatorCommand::GoOn,
+        "resign" => OperatorCommand::Resign,
+        "take-back" => OperatorCommand::TakeBack,
+        "park" => OperatorCommand::Park,
         _ => {
             return Err(Rejection(
                 StatusCode::NOT_FOUND,
@@ -274,7 +274,9 @@ struct Resolve {
 async fn resolve(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
     authorize(&api, &headers)?;
     let request: Resolve = body(&bytes)?;
-    Ok(ok(&ask(&api, Command::Resolve(request.mv)).await?.message))
+    Ok(ok(&ask(&api, OperatorCommand::Resolve(request.mv))
+        .await?
+        .message))
 }
 
 /// `{"category": "idle"}`: a line category of the voice packs.
@@ -287,7 +289,7 @@ struct Voice {
 async fn voice(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
     authorize(&api, &headers)?;
     let request: Voice = body(&bytes)?;
-    Ok(ok(&ask(&api, Command::TestVoice(request.category))
+    Ok(ok(&ask(&api, OperatorCommand::TestVoice(request.category))
         .await?
         .message))
 }
@@ -329,7 +331,7 @@ async fn settings(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes)
         let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
         return Err(Rejection(StatusCode::BAD_REQUEST, text.join("; ")));
     }
-    let done = ask(&api, Command::Adjust(adjustment)).await?;
+    let done = ask(&api, OperatorCommand::Adjust(adjustment)).await?;
     let (Some(path), true, Some(applied)) = (&api.settings_file, request.save, &done.settings)
     else {
         return Ok(ok("applied (not saved to the settings file)"));

@@ -1,6 +1,6 @@
 //! From the robot to the page: an [`Observer`] that folds every event into the page's state and
 //! passes it on to the pages watching (server-sent events), and a task that does the same for
-//! changes of the robot's stage (the board after a scan, what it waits for).
+//! changes of the robot's visible state (the board after a scan, what it waits for).
 
 use std::sync::{Arc, Mutex};
 
@@ -8,8 +8,8 @@ use emotions::Millis;
 use serde_json::json;
 use tokio::sync::{broadcast, watch};
 
-use super::page_state::Tracker;
-use crate::robot::{Observer, Stage, View};
+use super::page_state::PageStateTracker;
+use crate::robot::{EventContext, Observer, VisibleState};
 use crate::state::utc_date;
 use host::LogEvent;
 
@@ -29,13 +29,13 @@ pub struct Update {
 /// The page's state and the pages that follow it.
 #[derive(Debug)]
 pub struct Hub {
-    tracker: Mutex<Tracker>,
+    tracker: Mutex<PageStateTracker>,
     updates: broadcast::Sender<Update>,
 }
 
 impl Hub {
     /// A hub starting from `tracker`.
-    pub fn new(tracker: Tracker) -> Hub {
+    pub fn new(tracker: PageStateTracker) -> Hub {
         Hub {
             tracker: Mutex::new(tracker),
             updates: broadcast::channel(BACKLOG).0,
@@ -57,7 +57,7 @@ impl Hub {
     }
 
     /// Changes the state with `change` and sends it to every page.
-    fn change(&self, change: impl FnOnce(&mut Tracker)) {
+    fn change(&self, change: impl FnOnce(&mut PageStateTracker)) {
         let data = {
             let mut tracker = self
                 .tracker
@@ -83,7 +83,12 @@ impl Hub {
 pub struct Feed(pub Arc<Hub>);
 
 impl Observer for Feed {
-    fn event(&mut self, now: Millis, event: &LogEvent, view: View<'_>) -> anyhow::Result<()> {
+    fn event(
+        &mut self,
+        now: Millis,
+        event: &LogEvent,
+        view: EventContext<'_>,
+    ) -> anyhow::Result<()> {
         let mut value = serde_json::to_value(event)?;
         value["t"] = json!(now.0);
         self.0.send("log", value.to_string());
@@ -94,15 +99,15 @@ impl Observer for Feed {
     }
 }
 
-/// Follows the robot's stage until the robot stops.
-pub async fn follow_stage(hub: Arc<Hub>, mut stage: watch::Receiver<Stage>) {
+/// Follows the robot's visible state until the robot stops.
+pub async fn follow_visible_state(hub: Arc<Hub>, mut stage: watch::Receiver<VisibleState>) {
     while stage.changed().await.is_ok() {
-        let Stage {
+        let VisibleState {
             waiting,
             position,
             scan,
             ..
         } = stage.borrow_and_update().clone();
-        hub.change(|tracker| tracker.stage(position, waiting, scan));
+        hub.change(|tracker| tracker.visible_state_changed(position, waiting, scan));
     }
 }

@@ -8,7 +8,7 @@
 //! nothing fetched from elsewhere: the robot has no internet). It loads `/api/state` and then
 //! follows `/api/events` (server-sent events: `log`, the event log's JSON events, and `state`,
 //! the page's whole state after each change). Commands travel to the game loop over a channel
-//! and are carried out between two events ([`crate::robot::Command`]).
+//! and are carried out between two events ([`crate::robot::OperatorCommand`]).
 
 mod api;
 mod feed;

@@ -1,4 +1,4 @@
-//! What the operator page shows, kept up to date from the robot's events and stage: the board
+//! What the operator page shows, kept up to date from the robot's events and visible state: the board
 //! as the engine believes it beside what the sensors saw, the last moves, the win-probability
 //! graph, the face, the last lines, problems, devices, today's counters and the settings.
 //!
@@ -11,7 +11,7 @@ use emotions::{FaceSettings, Frame, Millis};
 use rules::{Bitboard, Color, Position, Role, notation};
 use serde::Serialize;
 
-use crate::robot::View;
+use crate::robot::EventContext;
 use crate::state::Stats;
 use host::{Device, LogEvent, Waiting};
 
@@ -252,7 +252,7 @@ impl SettingsView {
 
 /// The page's state and what it needs to keep it.
 #[derive(Debug)]
-pub struct Tracker {
+pub struct PageStateTracker {
     state: PageState,
     position: Position,
     waiting: Waiting,
@@ -265,7 +265,7 @@ pub struct Tracker {
     arm_moving: bool,
 }
 
-impl Tracker {
+impl PageStateTracker {
     /// A page for a robot starting with `settings` at `position`.
     pub fn new(
         settings: &checkerbot_config::Settings,
@@ -273,7 +273,7 @@ impl Tracker {
         token_required: bool,
         settings_file: Option<String>,
         date: String,
-    ) -> Tracker {
+    ) -> PageStateTracker {
         let state = PageState {
             status: String::new(),
             waiting: "setup",
@@ -302,7 +302,7 @@ impl Tracker {
             settings_file,
             t: 0,
         };
-        let mut tracker = Tracker {
+        let mut tracker = PageStateTracker {
             state,
             position,
             waiting: Waiting::Setup,
@@ -320,8 +320,13 @@ impl Tracker {
         &self.state
     }
 
-    /// The robot's stage changed (after every event it handled): position, wait, scan.
-    pub fn stage(&mut self, position: Position, waiting: Waiting, scan: Option<Bitboard>) {
+    /// The robot's visible state changed (after every event it handled): position, wait, scan.
+    pub fn visible_state_changed(
+        &mut self,
+        position: Position,
+        waiting: Waiting,
+        scan: Option<Bitboard>,
+    ) {
         self.position = position;
         self.waiting = waiting;
         self.scan = scan;
@@ -329,7 +334,7 @@ impl Tracker {
     }
 
     /// An event of the robot's log at `now`, with the host after it; `date` is today's (UTC).
-    pub fn event(&mut self, now: Millis, event: &LogEvent, view: View<'_>, date: &str) {
+    pub fn event(&mut self, now: Millis, event: &LogEvent, view: EventContext<'_>, date: &str) {
         let t = now.0;
         self.state.t = t;
         let host = view.host;
@@ -588,8 +593,8 @@ mod tests {
     use host::{Action, Event, Host, RobotColor, SearchReply};
 
     /// What the robot shows its observers of `host`, with no face.
-    fn view_of(host: &Host) -> View<'_> {
-        View {
+    fn view_of(host: &Host) -> EventContext<'_> {
+        EventContext {
             host,
             face: None,
             game: GameNow {
@@ -601,7 +606,7 @@ mod tests {
     }
 
     /// Feeds `event` to the host and every event it logs to the tracker.
-    fn step(host: &mut Host, tracker: &mut Tracker, event: Event, t: u64) {
+    fn step(host: &mut Host, tracker: &mut PageStateTracker, event: Event, t: u64) {
         for action in host.handle(event, Millis(t)) {
             if let Action::Log(event) = action {
                 tracker.event(Millis(t), &event, view_of(host), "2026-11-30");
@@ -613,7 +618,8 @@ mod tests {
     fn the_page_follows_a_game_and_shows_where_the_board_differs() {
         let settings = checkerbot_config::Settings::default();
         let start = Position::new(Variant::Russian);
-        let mut tracker = Tracker::new(&settings, start, false, None, "2026-11-30".to_owned());
+        let mut tracker =
+            PageStateTracker::new(&settings, start, false, None, "2026-11-30".to_owned());
         let mut host = Host::new(
             Variant::Russian,
             RobotColor::Alternate,
@@ -660,7 +666,7 @@ mod tests {
         assert_eq!(state.today.stats.plies, 2);
 
         // The sensors still show the board before the robot's move: f6 and g5 differ.
-        tracker.stage(
+        tracker.visible_state_changed(
             *host.game().position(),
             host.waiting_for(),
             Some(before.occupied()),
@@ -708,7 +714,7 @@ mod tests {
         let mind = Mind::new(Settings::default(), 1);
         let mut host = Host::at_visitors_turn(position, Color::Black, mind);
         let settings = checkerbot_config::Settings::default();
-        let mut tracker = Tracker::new(&settings, position, false, None, String::new());
+        let mut tracker = PageStateTracker::new(&settings, position, false, None, String::new());
         let sq = |name| notation::parse_square(Variant::English, name).unwrap();
         let scan = position.occupied().without(sq("c1")).with(sq("c5"));
         step(&mut host, &mut tracker, Event::Button(scan), 0);
@@ -747,7 +753,7 @@ mod tests {
             Host::resume(RobotColor::Alternate, mind, &snapshot, Millis(0)).unwrap();
         let settings = checkerbot_config::Settings::default();
         let start = Position::new(Variant::Russian);
-        let mut tracker = Tracker::new(&settings, start, false, None, String::new());
+        let mut tracker = PageStateTracker::new(&settings, start, false, None, String::new());
         for action in actions {
             if let Action::Log(event) = action {
                 tracker.event(Millis(0), &event, view_of(&host), "");

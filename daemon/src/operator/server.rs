@@ -10,8 +10,8 @@ use hal::device::{BoardSensor, Face};
 use tokio::sync::mpsc;
 
 use super::api::{Api, router};
-use super::feed::{Feed, Hub, follow_stage};
-use super::page_state::Tracker;
+use super::feed::{Feed, Hub, follow_visible_state};
+use super::page_state::PageStateTracker;
 use crate::robot::{PieceMover, Robot};
 use crate::state::utc_date;
 
@@ -48,9 +48,9 @@ where
         .await
         .with_context(|| format!("serving the operator page on {}", config.bind))?;
     let address = listener.local_addr()?;
-    let stage = robot.stage();
+    let stage = robot.visible_state();
     let position = stage.borrow().position;
-    let tracker = Tracker::new(
+    let tracker = PageStateTracker::new(
         settings,
         position,
         config.token.is_some(),
@@ -64,7 +64,7 @@ where
     let (commands, requests) = mpsc::unbounded_channel();
     robot.operate_from(requests, settings.clone());
     robot.observe(Box::new(Feed(Arc::clone(&hub))));
-    tokio::spawn(follow_stage(Arc::clone(&hub), stage));
+    tokio::spawn(follow_visible_state(Arc::clone(&hub), stage));
     let api = Arc::new(Api {
         hub,
         commands,

@@ -15,8 +15,8 @@ use tower::ServiceExt as _;
 
 use super::api::{Api, router};
 use super::feed::Hub;
-use super::page_state::Tracker;
-use crate::robot::{Adjustment, Command, Done, Request};
+use super::page_state::PageStateTracker;
+use crate::robot::{Adjustment, Done, OperatorCommand, Request};
 use host::Refused;
 
 const TOKEN: &str = "s3cret-token";
@@ -26,9 +26,9 @@ const TOKEN: &str = "s3cret-token";
 fn setup(
     token: Option<&str>,
     settings_file: Option<std::path::PathBuf>,
-) -> (Router, mpsc::UnboundedReceiver<Command>) {
+) -> (Router, mpsc::UnboundedReceiver<OperatorCommand>) {
     let settings = checkerbot_config::Settings::default();
-    let tracker = Tracker::new(
+    let tracker = PageStateTracker::new(
         &settings,
         Position::new(Variant::Russian),
         token.is_some(),
@@ -40,8 +40,10 @@ fn setup(
     tokio::spawn(async move {
         while let Some(Request { command, reply }) = requests.recv().await {
             let outcome = match &command {
-                Command::Resign => Err(Refused("the arm is making the robot's move".to_owned())),
-                Command::Adjust(adjustment) => Ok(Done {
+                OperatorCommand::Resign => {
+                    Err(Refused("the arm is making the robot's move".to_owned()))
+                }
+                OperatorCommand::Adjust(adjustment) => Ok(Done {
                     message: "applied".to_owned(),
                     settings: Some(Box::new(
                         adjustment.applied_to(&checkerbot_config::Settings::default()),
@@ -164,25 +166,25 @@ async fn the_event_stream_starts_with_the_whole_state() {
 async fn each_control_action_reaches_the_robot_as_its_command() {
     let (app, mut received) = setup(Some(TOKEN), None);
     let cases = [
-        ("/api/new-game", "", Command::NewGame),
-        ("/api/pause", "{}", Command::Pause),
-        ("/api/go-on", "", Command::GoOn),
-        ("/api/take-back", "", Command::TakeBack),
-        ("/api/park", "", Command::Park),
+        ("/api/new-game", "", OperatorCommand::NewGame),
+        ("/api/pause", "{}", OperatorCommand::Pause),
+        ("/api/go-on", "", OperatorCommand::GoOn),
+        ("/api/take-back", "", OperatorCommand::TakeBack),
+        ("/api/park", "", OperatorCommand::Park),
         (
             "/api/resolve",
             r#"{"move": "c3:e5 (taking d4)"}"#,
-            Command::Resolve("c3:e5 (taking d4)".to_owned()),
+            OperatorCommand::Resolve("c3:e5 (taking d4)".to_owned()),
         ),
         (
             "/api/voice",
             r#"{"category": "idle"}"#,
-            Command::TestVoice(emotions::Category::Idle),
+            OperatorCommand::TestVoice(emotions::Category::Idle),
         ),
         (
             "/api/settings",
             r#"{"level": 2, "attitude": "rival", "language": "uk", "volume": 0.5}"#,
-            Command::Adjust(Adjustment {
+            OperatorCommand::Adjust(Adjustment {
                 level: Some(2),
                 attitude: Some(emotions::Attitude::Rival),
                 language: Some(sounds::Language::Ukrainian),
@@ -239,7 +241,7 @@ async fn another_sites_page_may_not_steer_the_robot() {
     assert!(received.try_recv().is_err(), "no command reached the robot");
     let own = app.oneshot(request("http://127.0.0.1:8080")).await.unwrap();
     assert_eq!(own.status(), StatusCode::OK);
-    assert_eq!(received.try_recv().unwrap(), Command::NewGame);
+    assert_eq!(received.try_recv().unwrap(), OperatorCommand::NewGame);
 }
 
 #[tokio::test]
@@ -247,7 +249,7 @@ async fn without_a_configured_token_control_actions_are_open() {
     let (app, mut received) = setup(None, None);
     let (status, _) = call(&app, "POST", "/api/pause", None, "").await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(received.try_recv().unwrap(), Command::Pause);
+    assert_eq!(received.try_recv().unwrap(), OperatorCommand::Pause);
 }
 
 #[tokio::test]
@@ -288,7 +290,7 @@ async fn a_command_the_robot_refuses_is_a_conflict_with_its_reason() {
     let (status, json) = call(&app, "POST", "/api/resign", None, "").await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(error_text(&json).contains("arm"), "{json}");
-    assert_eq!(received.try_recv().unwrap(), Command::Resign);
+    assert_eq!(received.try_recv().unwrap(), OperatorCommand::Resign);
 }
 
 async fn settings(app: &Router, body: &str) -> (StatusCode, Value) {
@@ -336,7 +338,7 @@ async fn settings_are_saved_only_when_asked_and_only_to_a_file() {
 #[tokio::test]
 async fn a_stopped_robot_is_reported() {
     let settings = checkerbot_config::Settings::default();
-    let tracker = Tracker::new(
+    let tracker = PageStateTracker::new(
         &settings,
         Position::new(Variant::Russian),
         false,

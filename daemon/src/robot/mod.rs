@@ -39,8 +39,8 @@ use crate::state::{GameNow, Journal, StateDir, Stats, utc_date};
 pub use backoff::Backoff;
 use face_output::{FaceChanges, FaceCommands};
 use host::{Action, Device, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
-pub use observer::{EventLog, Observer, View};
-pub use operate::{Adjustment, Command, Done, Request};
+pub use observer::{EventContext, EventLog, Observer};
+pub use operate::{Adjustment, Done, OperatorCommand, Request};
 pub use piece_mover::PieceMover;
 pub use planned_arm::{ARM_RECONNECT_PATIENCE, PlannedArm, ReopenArm};
 pub use startup::{Startup, start_or_resume};
@@ -49,7 +49,7 @@ pub use thinking::ThinkOn;
 /// What people around the robot can see of it: the simulated visitors act on it, the operator
 /// page shows it. `serial` grows with every change, so a watcher acts once per change.
 #[derive(Debug, Clone)]
-pub struct Stage {
+pub struct VisibleState {
     /// What the robot waits for.
     pub waiting: Waiting,
     /// The game's position.
@@ -161,7 +161,7 @@ pub struct Robot<B, M> {
     alive: Option<Box<dyn FnMut()>>,
     voice: Voice,
     observers: Vec<Box<dyn Observer>>,
-    stage: watch::Sender<Stage>,
+    stage: watch::Sender<VisibleState>,
     stats: Stats,
     start: Instant,
     face: Option<emotions::FaceState>,
@@ -201,7 +201,7 @@ struct Workers<M: PieceMover> {
 }
 
 /// What woke the loop.
-enum Wake<M: PieceMover, E> {
+enum LoopEvent<M: PieceMover, E> {
     Shutdown,
     Thought(Box<Result<ThinkingDone, JoinError>>),
     ArmFinished(Result<ArmDone<M>, JoinError>),
@@ -252,7 +252,7 @@ where
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis())
             .to_string();
-        let stage = Stage {
+        let stage = VisibleState {
             waiting: host.waiting_for(),
             position: *host.game().position(),
             scan: None,
@@ -351,7 +351,7 @@ where
     }
 
     /// A receiver of the robot's visible state.
-    pub fn stage(&self) -> watch::Receiver<Stage> {
+    pub fn visible_state(&self) -> watch::Receiver<VisibleState> {
         self.stage.subscribe()
     }
 
@@ -392,18 +392,18 @@ where
                 continue;
             }
             let waiting = self.host.waiting_for();
-            let wake: Wake<M, B::Error> = tokio::select! {
+            let wake: LoopEvent<M, B::Error> = tokio::select! {
                 biased;
-                _ = shutdown.recv() => Wake::Shutdown,
-                done = join(&mut workers.thinking) => Wake::Thought(Box::new(done)),
-                done = join(&mut workers.moving) => Wake::ArmFinished(done),
-                press = self.board.next_press() => Wake::Press(press),
-                Some(settings) = recv(&mut self.reloads) => Wake::Reload(Box::new(settings)),
-                Some(request) = operate::next_request(&mut self.operator) => Wake::Operator(request),
-                _ = setup_poll.tick(), if waiting == Waiting::Setup => Wake::SetupPoll,
-                _ = ticker.tick() => Wake::Tick,
+                _ = shutdown.recv() => LoopEvent::Shutdown,
+                done = join(&mut workers.thinking) => LoopEvent::Thought(Box::new(done)),
+                done = join(&mut workers.moving) => LoopEvent::ArmFinished(done),
+                press = self.board.next_press() => LoopEvent::Press(press),
+                Some(settings) = recv(&mut self.reloads) => LoopEvent::Reload(Box::new(settings)),
+                Some(request) = operate::next_request(&mut self.operator) => LoopEvent::Operator(request),
+                _ = setup_poll.tick(), if waiting == Waiting::Setup => LoopEvent::SetupPoll,
+                _ = ticker.tick() => LoopEvent::Tick,
             };
-            if matches!(wake, Wake::Shutdown) {
+            if matches!(wake, LoopEvent::Shutdown) {
                 break;
             }
             if let Some(event) = self.event_from(wake, waiting, &mut workers).await? {
@@ -417,12 +417,12 @@ where
     /// needs a scan. `None` when there is nothing for the host.
     async fn event_from(
         &mut self,
-        wake: Wake<M, B::Error>,
+        wake: LoopEvent<M, B::Error>,
         waiting: Waiting,
         workers: &mut Workers<M>,
     ) -> anyhow::Result<Option<Event>> {
         Ok(match wake {
-            Wake::Thought(done) => {
+            LoopEvent::Thought(done) => {
                 workers.thinking = None;
                 let (mut brain, reply) = (*done).context("the search thread failed")?;
                 if let Some(settings) = self.pending_settings.take() {
@@ -437,7 +437,7 @@ where
                 }
                 reply.map(Event::SearchDone)
             }
-            Wake::ArmFinished(done) => {
+            LoopEvent::ArmFinished(done) => {
                 workers.moving = None;
                 let (mut mover, result) = done.context("the arm task failed")?;
                 // The arm's link came back during this move, before the move's own outcome.
@@ -455,7 +455,7 @@ where
                 self.arm_scan_pending = scan.is_none() && self.link_lost;
                 scan.map(Event::ArmDone)
             }
-            Wake::Press(Ok(ButtonId::CONFIRM))
+            LoopEvent::Press(Ok(ButtonId::CONFIRM))
                 if matches!(
                     waiting,
                     Waiting::VisitorMove | Waiting::BoardFix(_) | Waiting::Setup
@@ -464,21 +464,21 @@ where
                 self.log(&LogEvent::ButtonPressed)?;
                 self.scan().await?.map(Event::Button)
             }
-            Wake::Shutdown | Wake::Press(Ok(_)) => None,
-            Wake::Press(Err(err)) => {
+            LoopEvent::Shutdown | LoopEvent::Press(Ok(_)) => None,
+            LoopEvent::Press(Err(err)) => {
                 self.device_error("button", &err)?;
                 None
             }
-            Wake::Reload(settings) => {
+            LoopEvent::Reload(settings) => {
                 self.apply_settings(&settings)?;
                 None
             }
-            Wake::Operator(request) => {
+            LoopEvent::Operator(request) => {
                 self.operate(request, workers).await?;
                 None
             }
-            Wake::SetupPoll => self.scan().await?.map(Event::Scan),
-            Wake::Tick => {
+            LoopEvent::SetupPoll => self.scan().await?.map(Event::Scan),
+            LoopEvent::Tick => {
                 if let Some(alive) = &mut self.alive {
                     alive();
                 }
@@ -752,7 +752,7 @@ where
         if matches!(event, LogEvent::GameOver { .. }) {
             self.games_done += 1;
         }
-        let view = View {
+        let view = EventContext {
             host: &self.host,
             face: self.face.as_ref(),
             game,

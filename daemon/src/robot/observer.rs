@@ -13,7 +13,7 @@ use host::{Host, LogEvent};
 
 /// What an observer may look at besides the event.
 #[derive(Debug, Clone, Copy)]
-pub struct View<'a> {
+pub struct EventContext<'a> {
     /// The game host, after the event.
     pub host: &'a Host,
     /// The face shown now.
@@ -25,7 +25,12 @@ pub struct View<'a> {
 /// Something that follows the robot's events.
 pub trait Observer {
     /// An event, at `now` since start.
-    fn event(&mut self, now: Millis, event: &LogEvent, view: View<'_>) -> anyhow::Result<()>;
+    fn event(
+        &mut self,
+        now: Millis,
+        event: &LogEvent,
+        view: EventContext<'_>,
+    ) -> anyhow::Result<()>;
 
     /// The robot said `text`; `detail` is the exact sentence when the line is about a mistake.
     fn spoke(&mut self, _text: &str, _detail: Option<&str>) {}
@@ -44,7 +49,7 @@ impl EventLog {
 }
 
 impl Observer for EventLog {
-    fn event(&mut self, now: Millis, event: &LogEvent, _: View<'_>) -> anyhow::Result<()> {
+    fn event(&mut self, now: Millis, event: &LogEvent, _: EventContext<'_>) -> anyhow::Result<()> {
         let mut value = serde_json::to_value(event)?;
         value["t"] = json!(now.0);
         serde_json::to_writer(&mut self.out, &value)?;

@@ -12,7 +12,7 @@ use host::{Action, Device, LogEvent, Refused};
 
 /// One thing the operator asks for.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Command {
+pub enum OperatorCommand {
     /// End the game in progress unfinished; the next starts when the board is set up.
     NewGame,
     /// Stop the game where it is.
@@ -70,14 +70,14 @@ impl Adjustment {
 }
 
 /// How a command went.
-pub type Outcome = Result<Done, Refused>;
+pub type OperatorReply = Result<Done, Refused>;
 
 /// A command carried out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Done {
     /// What happened, for the operator.
     pub message: String,
-    /// The settings in force after an [`Command::Adjust`].
+    /// The settings in force after an [`OperatorCommand::Adjust`].
     pub settings: Option<Box<checkerbot_config::Settings>>,
 }
 
@@ -94,9 +94,9 @@ impl Done {
 #[derive(Debug)]
 pub struct Request {
     /// What is asked.
-    pub command: Command,
+    pub command: OperatorCommand,
     /// The answer; dropped unanswered only when the robot stops.
-    pub reply: oneshot::Sender<Outcome>,
+    pub reply: oneshot::Sender<OperatorReply>,
 }
 
 /// The loop's end of the operator's channel, and the settings in force (which commands change).
@@ -141,26 +141,26 @@ where
 
     async fn command(
         &mut self,
-        command: Command,
+        command: OperatorCommand,
         workers: &mut Workers<M>,
-    ) -> anyhow::Result<Outcome> {
+    ) -> anyhow::Result<OperatorReply> {
         let now = self.now();
         let (actions, message) = match command {
-            Command::NewGame => (
+            OperatorCommand::NewGame => (
                 self.host.new_game(now),
                 "the game was ended; set up the board for the next",
             ),
-            Command::Pause => (self.host.pause(), "paused"),
-            Command::GoOn => (self.host.go_on(now), "going on"),
-            Command::Resign => (self.host.resign(now), "the robot resigned"),
-            Command::TakeBack => (
+            OperatorCommand::Pause => (self.host.pause(), "paused"),
+            OperatorCommand::GoOn => (self.host.go_on(now), "going on"),
+            OperatorCommand::Resign => (self.host.resign(now), "the robot resigned"),
+            OperatorCommand::TakeBack => (
                 self.host.take_back(),
                 "taken back; put the pieces back and press the button",
             ),
-            Command::Resolve(label) => (self.host.resolve(&label, now), "move settled"),
-            Command::Park => return self.park().await,
-            Command::TestVoice(category) => return self.test_voice(category).await,
-            Command::Adjust(adjustment) => return self.adjust(&adjustment),
+            OperatorCommand::Resolve(label) => (self.host.resolve(&label, now), "move settled"),
+            OperatorCommand::Park => return self.park().await,
+            OperatorCommand::TestVoice(category) => return self.test_voice(category).await,
+            OperatorCommand::Adjust(adjustment) => return self.adjust(&adjustment),
         };
         match actions {
             Ok(actions) => {
@@ -172,7 +172,7 @@ where
         }
     }
 
-    async fn park(&mut self) -> anyhow::Result<Outcome> {
+    async fn park(&mut self) -> anyhow::Result<OperatorReply> {
         let Some(mover) = &mut self.mover else {
             return Ok(Err(Refused(
                 "the arm is making the robot's move; try again when it has finished".to_owned(),
@@ -193,7 +193,7 @@ where
         }
     }
 
-    async fn test_voice(&mut self, category: Category) -> anyhow::Result<Outcome> {
+    async fn test_voice(&mut self, category: Category) -> anyhow::Result<OperatorReply> {
         let attitude = self
             .operator
             .as_ref()
@@ -215,7 +215,7 @@ where
         Ok(Ok(Done::said("said")))
     }
 
-    fn adjust(&mut self, adjustment: &Adjustment) -> anyhow::Result<Outcome> {
+    fn adjust(&mut self, adjustment: &Adjustment) -> anyhow::Result<OperatorReply> {
         let Some(link) = &self.operator else {
             return Ok(Err(Refused("no operator link".to_owned())));
         };

@@ -20,7 +20,7 @@ use rules::{Bitboard, Position, Variant};
 use super::dobot_rig;
 use super::pty_cable::Pty;
 use super::visitor::{Action, stdin_lines};
-use super::world::World;
+use super::world::PhysicalBoard;
 use crate::rng::SplitMix;
 use crate::robot::occupancy_map;
 
@@ -66,7 +66,7 @@ async fn serve(args: &Args) -> anyhow::Result<()> {
     if let Some(path) = &args.calibration {
         crate::calibrate::save_calibration(path, &calibration.to_toml())?;
     }
-    let mut world = World::new(board.clone(), variant);
+    let mut world = PhysicalBoard::new(board.clone(), variant);
     let mut out = std::io::stdout();
     writeln!(
         out,

@@ -51,7 +51,7 @@ use host::RobotColor;
 use people::Pace;
 use screen::Screen;
 use visitor::{Visitor, VisitorKind};
-use world::World;
+use world::PhysicalBoard;
 /// Arguments of `checkerbot sim`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -373,7 +373,7 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
         Millis(0),
     )?;
     let visitor = Visitor::new(args.visitor.clone(), rng.next_u64(), args.mistakes)?;
-    let mut setup = Setup {
+    let mut setup = PreparedSim {
         args,
         settings,
         startup,
@@ -430,7 +430,7 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
 }
 
 /// What a simulation has before its devices are connected.
-struct Setup<'a> {
+struct PreparedSim<'a> {
     args: &'a Args,
     settings: checkerbot_config::Settings,
     startup: Startup,
@@ -439,7 +439,7 @@ struct Setup<'a> {
     rng: SplitMix,
 }
 
-impl Setup<'_> {
+impl PreparedSim<'_> {
     /// Runs the robot with these devices against the simulated people.
     async fn play<M: PieceMover>(
         mut self,
@@ -449,7 +449,7 @@ impl Setup<'_> {
         arm: M,
     ) -> anyhow::Result<(Stats, Screen)> {
         let (args, settings) = (self.args, &self.settings);
-        let mut world = World::new(board.clone(), settings.game.variant);
+        let mut world = PhysicalBoard::new(board.clone(), settings.game.variant);
         if let Some(snapshot) = self.startup.host.snapshot() {
             // The board as the crash left it: a robot's move the arm had not finished is not
             // on it.
@@ -507,7 +507,7 @@ impl Setup<'_> {
 
         let (shutdown, shutdown_rx) = broadcast::channel(1);
         let people = tokio::spawn(people::act(
-            robot.stage(),
+            robot.visible_state(),
             world,
             board,
             self.visitor,
@@ -515,7 +515,7 @@ impl Setup<'_> {
             shutdown.clone(),
         ));
         let mut stats = Box::pin(robot.run(shutdown_rx)).await?;
-        // The people finish when the robot's stage closes; a script error surfaces here.
+        // The people finish when the robot's visible state closes; a script error surfaces here.
         if people.await.context("the simulated people failed")?? {
             stats.unfinished += 1;
         }

@@ -10,8 +10,8 @@ use rules::Position;
 use tokio::sync::{broadcast, watch};
 
 use super::visitor::{Turn, Visitor};
-use super::world::World;
-use crate::robot::Stage;
+use super::world::PhysicalBoard;
+use crate::robot::VisibleState;
 use host::Waiting;
 
 /// How long people take, in the simulation's clock.
@@ -30,8 +30,8 @@ pub struct Pace {
 /// Plays the people's part until the robot stops, or the visitor leaves: then it asks the robot
 /// to stop through `shutdown` and returns true.
 pub async fn act(
-    mut stage: watch::Receiver<Stage>,
-    mut world: World,
+    mut stage: watch::Receiver<VisibleState>,
+    mut world: PhysicalBoard,
     board: SimBoardHandle,
     mut visitor: Visitor,
     pace: Pace,
@@ -51,7 +51,7 @@ pub async fn act(
                 continue;
             }
         }
-        let Stage {
+        let VisibleState {
             waiting, position, ..
         } = stage.borrow_and_update().clone();
         match waiting {

@@ -4,7 +4,7 @@ use std::io::Write;
 
 use emotions::{FaceSettings, Frame, Millis};
 
-use crate::robot::{Observer, View};
+use crate::robot::{EventContext, Observer};
 use host::LogEvent;
 
 /// The terminal view; quiet about faces and boards in a fast run, which nobody watches live.
@@ -27,7 +27,12 @@ impl Screen {
 }
 
 impl Observer for Screen {
-    fn event(&mut self, _now: Millis, event: &LogEvent, view: View<'_>) -> anyhow::Result<()> {
+    fn event(
+        &mut self,
+        _now: Millis,
+        event: &LogEvent,
+        view: EventContext<'_>,
+    ) -> anyhow::Result<()> {
         match event {
             LogEvent::VisitorMove { mv } => self.line(&format!("visitor plays {mv}")),
             LogEvent::RobotMove { mv, v, .. } => {

@@ -9,7 +9,7 @@ use rules::{Color, Direction, Move, Position, Variant, notation};
 use search::{Limits, Searcher};
 use tokio::sync::mpsc;
 
-use super::world::World;
+use super::world::PhysicalBoard;
 use crate::rng::SplitMix;
 
 /// How the simulated visitor chooses what to do.
@@ -70,7 +70,7 @@ impl std::fmt::Debug for Visitor {
 }
 
 /// One way to get a turn wrong, done to the board.
-type Slip<'a> = dyn Fn(&mut World, &mut SplitMix) + 'a;
+type Slip<'a> = dyn Fn(&mut PhysicalBoard, &mut SplitMix) + 'a;
 
 /// A physical action, as scripts, the terminal and `checkerbot sim-devices` write them.
 pub enum Action {
@@ -115,7 +115,7 @@ impl Visitor {
     pub async fn take_turn(
         &mut self,
         position: &Position,
-        world: &mut World,
+        world: &mut PhysicalBoard,
     ) -> anyhow::Result<Turn> {
         match self.kind {
             VisitorKind::Stdin | VisitorKind::Script(_) => {
@@ -152,7 +152,7 @@ impl Visitor {
     }
 
     /// Does one of the things visitors get wrong; returns false when none applies here.
-    fn make_mistake(&mut self, position: &Position, world: &mut World) -> bool {
+    fn make_mistake(&mut self, position: &Position, world: &mut PhysicalBoard) -> bool {
         let geometry = position.variant().geometry();
         let me = position.turn();
         let empty = geometry.all() - position.occupied();
@@ -223,7 +223,7 @@ impl Visitor {
     async fn follow_actions(
         &mut self,
         position: &Position,
-        world: &mut World,
+        world: &mut PhysicalBoard,
     ) -> anyhow::Result<Turn> {
         loop {
             let Some(line) = self.next_line().await else {
@@ -297,7 +297,7 @@ impl Action {
 
     /// Does it with the hands on `world`; true when it was a press of the button (which the
     /// caller makes) or a whole move (after which the visitor presses).
-    pub async fn act(&self, world: &mut World) -> bool {
+    pub async fn act(&self, world: &mut PhysicalBoard) -> bool {
         match *self {
             Action::Press => return true,
             Action::Play(mv) => {

@@ -9,15 +9,15 @@ use crate::robot::occupancy_map;
 
 /// The simulated board, in engine squares.
 #[derive(Debug, Clone)]
-pub struct World {
+pub struct PhysicalBoard {
     board: SimBoardHandle,
     variant: Variant,
 }
 
-impl World {
+impl PhysicalBoard {
     /// The board behind `board`'s sensors, for `variant`.
-    pub fn new(board: SimBoardHandle, variant: Variant) -> World {
-        World { board, variant }
+    pub fn new(board: SimBoardHandle, variant: Variant) -> PhysicalBoard {
+        PhysicalBoard { board, variant }
     }
 
     /// Lays the board out as `position`.

@@ -3,7 +3,7 @@
 
 use crate::script::{Script, run};
 use emotions::{
-    Attitude, Category, Emotion, Evaluation, Input, Millis, Mistake, Outcome, Output, Settings,
+    Attitude, Category, Emotion, Evaluation, Input, Millis, Mistake, Output, RobotResult, Settings,
 };
 use proptest::prelude::*;
 
@@ -19,7 +19,7 @@ struct Turn {
     expected_reply: bool,
     captures: u8,
     arm_ms: u64,
-    end: Option<Outcome>,
+    end: Option<RobotResult>,
 }
 
 const MISTAKES: [Mistake; 7] = Mistake::ALL;
@@ -34,7 +34,11 @@ fn any_turn() -> impl Strategy<Value = Turn> {
         (any::<bool>(), 0_u8..4, 1_000_u64..6_000),
         prop::option::weighted(
             0.1,
-            prop_oneof![Just(Outcome::Win), Just(Outcome::Loss), Just(Outcome::Draw)],
+            prop_oneof![
+                Just(RobotResult::Win),
+                Just(RobotResult::Loss),
+                Just(RobotResult::Draw)
+            ],
         ),
     )
         .prop_map(
@@ -230,7 +234,7 @@ fn required_lines_are_never_dropped() {
             expected_reply: true,
             captures: 0,
             arm_ms: 1_000,
-            end: (i % 3 == 0).then_some(Outcome::Draw),
+            end: (i % 3 == 0).then_some(RobotResult::Draw),
         })
         .collect();
     let script = script(&turns, Attitude::Rival, 9);

@@ -175,7 +175,7 @@ struct Pending {
 }
 
 /// How one wait for a reply ended.
-enum Outcome {
+enum ReplyWait {
     Reply(Reply),
     Failed(Option<Garble>),
 }
@@ -357,8 +357,8 @@ where
                 attempts += 1;
                 // Only once this command was sent can a reply with its id be its own.
                 match self.resync(sent.then_some(command)).await? {
-                    Some(Outcome::Reply(reply)) => return Ok(reply),
-                    Some(Outcome::Failed(garble)) => {
+                    Some(ReplyWait::Reply(reply)) => return Ok(reply),
+                    Some(ReplyWait::Failed(garble)) => {
                         garbled = garble.or(garbled);
                         continue;
                     }
@@ -370,8 +370,8 @@ where
             sent = true;
             let deadline = Instant::now() + self.config.command_timeout;
             match self.read_reply(command, deadline).await? {
-                Outcome::Reply(reply) => return Ok(reply),
-                Outcome::Failed(garble) => {
+                ReplyWait::Reply(reply) => return Ok(reply),
+                ReplyWait::Failed(garble) => {
                     self.stats.failed_attempts += 1;
                     self.in_sync = false;
                     garbled = garble.or(garbled);
@@ -424,7 +424,7 @@ where
     /// Sends a read of another id and reads up to its reply, so that nothing sent before is
     /// still on its way. `retrying` is the command being retried, whose reply is accepted if it
     /// turns up. `None` when the link is in step again without an answer.
-    async fn resync(&mut self, retrying: Option<Command>) -> Result<Option<Outcome>, DobotError> {
+    async fn resync(&mut self, retrying: Option<Command>) -> Result<Option<ReplyWait>, DobotError> {
         let marker = if retrying.is_some_and(|command| command.id() == Command::GetQueueIndex.id())
         {
             Command::GetDeviceVersion
@@ -459,7 +459,7 @@ where
                 && let Ok(reply) = command.parse_reply(&frame)
             {
                 match self.check(command, reply) {
-                    Ok(reply) => answer = Some(Outcome::Reply(reply)),
+                    Ok(reply) => answer = Some(ReplyWait::Reply(reply)),
                     Err(garble) => garbled = Some(garble),
                 }
                 continue;
@@ -468,7 +468,7 @@ where
         }
         self.stats.failed_attempts += 1;
         // The answer came but the marker did not: use the answer, the link stays out of step.
-        Ok(Some(answer.unwrap_or(Outcome::Failed(garbled))))
+        Ok(Some(answer.unwrap_or(ReplyWait::Failed(garbled))))
     }
 
     async fn send(&mut self, command: Command) -> Result<(), DobotError> {
@@ -488,11 +488,11 @@ where
         &mut self,
         command: Command,
         deadline: Instant,
-    ) -> Result<Outcome, DobotError> {
+    ) -> Result<ReplyWait, DobotError> {
         let mut garbled = None;
         loop {
             let frame = match timeout_at(deadline, self.framed.next()).await {
-                Err(_) => return Ok(Outcome::Failed(garbled)),
+                Err(_) => return Ok(ReplyWait::Failed(garbled)),
                 Ok(None) => return Err(self.lose(io::ErrorKind::UnexpectedEof)),
                 Ok(Some(Err(error))) => return Err(self.lose(error.kind())),
                 Ok(Some(Ok(Err(bad)))) => {
@@ -509,10 +509,10 @@ where
             // A damaged reply: no point waiting for another.
             return Ok(match command.parse_reply(&frame) {
                 Ok(reply) => match self.check(command, reply) {
-                    Ok(reply) => Outcome::Reply(reply),
-                    Err(garble) => Outcome::Failed(Some(garble)),
+                    Ok(reply) => ReplyWait::Reply(reply),
+                    Err(garble) => ReplyWait::Failed(Some(garble)),
                 },
-                Err(error) => Outcome::Failed(Some(Garble::Reply(error))),
+                Err(error) => ReplyWait::Failed(Some(Garble::Reply(error))),
             });
         }
     }

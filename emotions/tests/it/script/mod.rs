@@ -15,7 +15,7 @@
 use std::fmt::Write as _;
 
 use emotions::{
-    Attitude, Evaluation, FaceState, Input, Millis, Mind, Mistake, Outcome, Output, Settings,
+    Attitude, Evaluation, FaceState, Input, Millis, Mind, Mistake, Output, RobotResult, Settings,
 };
 
 /// The runner's frame period.
@@ -86,9 +86,9 @@ fn input(name: &str, args: &[&str], line: &str) -> Input {
         "arm_done" => Input::ArmDone,
         "board_mismatch" => Input::BoardMismatch,
         "game_over" => Input::GameOver(match args[0] {
-            "win" => Outcome::Win,
-            "loss" => Outcome::Loss,
-            "draw" => Outcome::Draw,
+            "win" => RobotResult::Win,
+            "loss" => RobotResult::Loss,
+            "draw" => RobotResult::Draw,
             other => panic!("{line}: unknown outcome {other}"),
         }),
         other => panic!("{line}: unknown input {other}"),
