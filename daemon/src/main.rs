@@ -1,62 +1,10 @@
-//! `checkerbot`: the draughts robot's daemon and its command-line tools.
-
-mod brain;
-mod calibrate;
-mod commands;
-mod devices;
-mod doctor;
-mod notify;
-mod operator;
-mod reload;
-mod rng;
-mod robot;
-mod run;
-mod settings_source;
-mod sim;
-mod state;
+//! `checkerbot`: the draughts robot's daemon and its command-line tools. Everything but the
+//! logging set-up lives in the library (`checkerbot::cli`).
 
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-
-/// A draughts-playing exhibition robot.
-#[derive(Debug, Parser)]
-#[command(name = "checkerbot", version, about)]
-struct Cli {
-    #[command(subcommand)]
-    command: CliCommand,
-}
-
-#[derive(Debug, Subcommand)]
-enum CliCommand {
-    /// Count the leaves of the legal-move tree (checks and measures the rules engine).
-    Perft(commands::perft::Args),
-    /// Read one FEN per line on stdin, write its legal moves as one JSON object per line.
-    Moves(commands::moves::Args),
-    /// Let the alpha-beta player choose a move and show its line.
-    Search(commands::search::Args),
-    /// Play games between two players and report the score (strength measurements).
-    Match(commands::match_games::Args),
-    /// Write alpha-beta-labelled positions for training a network (see training/README.md).
-    Datagen(commands::datagen::Args),
-    /// Write positions from a network's MCTS games against itself, to refine it (see
-    /// training/README.md).
-    Selfplay(commands::selfplay::Args),
-    /// Run the whole robot against simulated hardware and a simulated visitor.
-    Sim(sim::Args),
-    /// Run the robot on its real devices (what systemd starts).
-    Run(run::Args),
-    /// Teach the arm where the board, the bin, the spare kings and its rest are (or check a
-    /// calibration file with --check).
-    Calibrate(calibrate::Args),
-    /// Check the settings, state directory, calibration, devices, network, voice and audio,
-    /// and say in plain words what is wrong.
-    Doctor(doctor::Args),
-    /// Serve the simulated board controller and virtual Dobot on pseudo-terminals, so `run`,
-    /// `doctor` and `calibrate` can be tried at a desk (a developer's tool).
-    SimDevices(sim::devices::Args),
-}
+use clap::Parser as _;
 
 fn main() -> ExitCode {
     // Warnings from the libraries (no sound card, a line missing from a pack) go to stderr;
@@ -69,25 +17,5 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
         )
         .init();
-    let cli = Cli::parse();
-    let result = match cli.command {
-        CliCommand::Perft(args) => commands::perft::run(&args),
-        CliCommand::Moves(args) => commands::moves::run(&args),
-        CliCommand::Search(args) => commands::search::run(&args),
-        CliCommand::Match(args) => commands::match_games::run(&args),
-        CliCommand::Datagen(args) => commands::datagen::run(&args),
-        CliCommand::Selfplay(args) => commands::selfplay::run(&args),
-        CliCommand::Sim(args) => sim::run(&args),
-        CliCommand::Run(args) => run::run(&args),
-        CliCommand::Calibrate(args) => calibrate::run(&args, sim::dobot_rig::standalone_arm),
-        CliCommand::Doctor(args) => return doctor::run(&args),
-        CliCommand::SimDevices(args) => sim::devices::run(&args),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("checkerbot: {err:#}");
-            ExitCode::FAILURE
-        }
-    }
+    checkerbot::cli::run(checkerbot::cli::Cli::parse())
 }

@@ -1,0 +1,23 @@
+//! `checkerbot`: the draughts robot's daemon and its command-line tools, as a library.
+//!
+//! `src/main.rs` only sets up logging, parses the command line and calls [`cli::run`]; every
+//! command lives here, so a test can run one in-process (`cli::run(Cli::parse_from(..))`).
+//! This crate is the application: its errors are `anyhow`, adding context to the typed errors
+//! of the reusable crates below it.
+#![warn(missing_docs)]
+
+mod brain;
+mod calibrate;
+pub mod cli;
+mod commands;
+mod devices;
+mod doctor;
+mod notify;
+mod operator;
+mod reload;
+mod rng;
+mod robot;
+mod run;
+mod settings_source;
+mod sim;
+mod state;
