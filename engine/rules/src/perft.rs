@@ -18,7 +18,7 @@ fn count(position: &Position, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
     }
     let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
     if depth == 1 {
-        return crate::movegen::count_legal_moves(&position.to_setup(), moves) as u64;
+        return crate::movegen::count_legal_moves(position.board(), moves) as u64;
     }
     position.legal_moves_into(moves);
     moves

@@ -34,13 +34,11 @@ pub struct Piece {
 /// A legal arrangement of pieces with a side to move, under one variant's rules.
 ///
 /// Positions are small `Copy` values: play a move on a copy to keep the original.
-#[derive(Debug, Copy, Clone, PartialEq, Eq, Hash)]
+///
+/// It holds its checked [`Setup`], which the move generator reads in place.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
 pub struct Position {
-    variant: Variant,
-    white: Bitboard,
-    black: Bitboard,
-    kings: Bitboard,
-    turn: Color,
+    board: Setup,
 }
 
 /// A move was not legal in the position; the position is handed back unchanged.
@@ -63,11 +61,13 @@ impl Position {
             black |= geometry.row(geometry.side() - 1 - row);
         }
         Position {
-            variant,
-            white,
-            black,
-            kings: Bitboard::EMPTY,
-            turn: rules.first,
+            board: Setup {
+                variant,
+                white,
+                black,
+                kings: Bitboard::EMPTY,
+                turn: rules.first,
+            },
         }
     }
 
@@ -78,7 +78,7 @@ impl Position {
             white,
             black,
             kings,
-            turn,
+            ..
         } = setup;
         let rules = variant.rules();
         let geometry = rules.geometry;
@@ -111,74 +111,67 @@ impl Position {
                 });
             }
         }
-        Ok(Position {
-            variant,
-            white,
-            black,
-            kings,
-            turn,
-        })
+        Ok(Position { board: setup })
     }
 
     /// The position as an unchecked setup.
     pub const fn to_setup(&self) -> Setup {
-        Setup {
-            variant: self.variant,
-            white: self.white,
-            black: self.black,
-            kings: self.kings,
-            turn: self.turn,
-        }
+        self.board
+    }
+
+    /// The position's board, for the move generator to read without a copy.
+    pub(crate) const fn board(&self) -> &Setup {
+        &self.board
     }
 
     /// The variant whose rules apply.
     pub const fn variant(&self) -> Variant {
-        self.variant
+        self.board.variant
     }
 
     /// Side to move.
     pub const fn turn(&self) -> Color {
-        self.turn
+        self.board.turn
     }
 
     /// Pieces of one colour.
     pub const fn pieces(&self, color: Color) -> Bitboard {
         match color {
-            Color::White => self.white,
-            Color::Black => self.black,
+            Color::White => self.board.white,
+            Color::Black => self.board.black,
         }
     }
 
     /// Kings of both colours.
     pub const fn kings(&self) -> Bitboard {
-        self.kings
+        self.board.kings
     }
 
     /// Men of one colour.
     pub const fn men_of(&self, color: Color) -> Bitboard {
-        Bitboard(self.pieces(color).0 & !self.kings.0)
+        Bitboard(self.pieces(color).0 & !self.board.kings.0)
     }
 
     /// Kings of one colour.
     pub const fn kings_of(&self, color: Color) -> Bitboard {
-        Bitboard(self.pieces(color).0 & self.kings.0)
+        Bitboard(self.pieces(color).0 & self.board.kings.0)
     }
 
     /// Every occupied square: what the board's Hall sensors see.
     pub const fn occupied(&self) -> Bitboard {
-        Bitboard(self.white.0 | self.black.0)
+        Bitboard(self.board.white.0 | self.board.black.0)
     }
 
     /// The piece on a square.
     pub const fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let color = if self.white.contains(sq) {
+        let color = if self.board.white.contains(sq) {
             Color::White
-        } else if self.black.contains(sq) {
+        } else if self.board.black.contains(sq) {
             Color::Black
         } else {
             return None;
         };
-        let role = if self.kings.contains(sq) {
+        let role = if self.board.kings.contains(sq) {
             Role::King
         } else {
             Role::Man
@@ -189,24 +182,24 @@ impl Position {
     /// Every legal move.
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
-        movegen::legal_moves(&self.to_setup(), &mut moves);
+        movegen::legal_moves(&self.board, &mut moves);
         moves
     }
 
     /// Every legal move, written into a buffer that is reused to avoid allocation in searches.
     pub fn legal_moves_into(&self, moves: &mut Vec<Move>) {
-        movegen::legal_moves(&self.to_setup(), moves);
+        movegen::legal_moves(&self.board, moves);
     }
 
     /// The number of legal moves; cheaper than [`Position::legal_moves`] when nothing can
     /// be captured (perft's bulk counting, mobility in evaluation).
     pub fn count_legal_moves(&self) -> usize {
-        movegen::count_legal_moves(&self.to_setup(), &mut Vec::new())
+        movegen::count_legal_moves(&self.board, &mut Vec::new())
     }
 
     /// Whether the side to move must capture.
     pub fn has_capture(&self) -> bool {
-        movegen::has_capture(&self.to_setup())
+        movegen::has_capture(&self.board)
     }
 
     /// Whether `mv` is a legal move here (by identity: from, to, captured, promotion).
@@ -215,8 +208,8 @@ impl Position {
     /// generated captures, because the capture rules (majority, Italian priorities) compare it
     /// with every other capture.
     pub fn is_legal(&self, mv: &Move) -> bool {
-        let geometry = self.variant.geometry();
-        let own = self.pieces(self.turn);
+        let geometry = self.board.variant.geometry();
+        let own = self.pieces(self.board.turn);
         if !own.contains(mv.from()) || !geometry.contains(mv.to()) {
             return false;
         }
@@ -226,8 +219,8 @@ impl Position {
         if mv.from() == mv.to() || self.occupied().contains(mv.to()) || self.has_capture() {
             return false;
         }
-        let is_king = self.kings.contains(mv.from());
-        let crowns = !is_king && geometry.promotion_row(self.turn).contains(mv.to());
+        let is_king = self.board.kings.contains(mv.from());
+        let crowns = !is_king && geometry.promotion_row(self.board.turn).contains(mv.to());
         if mv.promotes() != crowns {
             return false;
         }
@@ -237,8 +230,8 @@ impl Position {
         };
         let distance = from.0.abs_diff(to.0);
         if !is_king {
-            distance == 1 && crate::geometry::Direction::forward(self.turn).contains(&dir)
-        } else if self.variant.rules().flying_kings {
+            distance == 1 && crate::geometry::Direction::forward(self.board.turn).contains(&dir)
+        } else if self.board.variant.rules().flying_kings {
             (geometry.between(mv.from(), mv.to()) & self.occupied()).is_empty()
         } else {
             distance == 1
@@ -261,33 +254,54 @@ impl Position {
     pub fn play_unchecked(&mut self, mv: &Move) {
         let from = Bitboard::from_square(mv.from());
         let to = Bitboard::from_square(mv.to());
-        let was_king = self.kings.intersects(from);
-        let (own, opp) = match self.turn {
-            Color::White => (&mut self.white, &mut self.black),
-            Color::Black => (&mut self.black, &mut self.white),
+        let was_king = self.board.kings.intersects(from);
+        let (own, opp) = match self.board.turn {
+            Color::White => (&mut self.board.white, &mut self.board.black),
+            Color::Black => (&mut self.board.black, &mut self.board.white),
         };
         *own = (*own - from) | to;
         *opp = *opp - mv.captured();
-        self.kings = self.kings - mv.captured() - from;
+        self.board.kings = self.board.kings - mv.captured() - from;
         if was_king || mv.promotes() {
-            self.kings |= to;
+            self.board.kings |= to;
         }
-        self.turn = !self.turn;
+        self.board.turn = !self.board.turn;
     }
 
     /// The same position with the other side to move (for analysis and tests).
     #[must_use]
     pub const fn with_turn(mut self, turn: Color) -> Position {
-        self.turn = turn;
+        self.board.turn = turn;
         self
+    }
+}
+
+impl fmt::Debug for Position {
+    /// The fields, as a derived `Debug` would print them (not FEN: this module knows no text
+    /// format).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Setup {
+            variant,
+            white,
+            black,
+            kings,
+            turn,
+        } = &self.board;
+        f.debug_struct("Position")
+            .field("variant", variant)
+            .field("white", white)
+            .field("black", black)
+            .field("kings", kings)
+            .field("turn", turn)
+            .finish()
     }
 }
 
 impl fmt::Display for Position {
     /// A text diagram as White sees the board (Italian boards turned as they stand).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let geometry = self.variant.geometry();
-        let mirrored = self.variant.rules().mirrored;
+        let geometry = self.board.variant.geometry();
+        let mirrored = self.board.variant.rules().mirrored;
         let side = geometry.side();
         for row in (0..side).rev() {
             write!(f, "{:>2} ", row + 1)?;
@@ -316,6 +330,6 @@ impl fmt::Display for Position {
             write!(f, " {}", (b'a' + physical as u8) as char)?;
         }
         writeln!(f)?;
-        write!(f, "{} to move", self.turn)
+        write!(f, "{} to move", self.board.turn)
     }
 }

@@ -237,7 +237,7 @@ fn piece_moved(
     }
     // A capture the pieces can make, but not the one the capture rule demands.
     if position.variant().rules().capture_choice != CaptureChoice::Free
-        && let Some(tried) = movegen::captures_before_choice(&position.to_setup())
+        && let Some(tried) = movegen::captures_before_choice(position.board())
             .into_iter()
             .find(|m| m.from() == from && m.to() == to && (removed - m.captured()).is_empty())
         && let Some(required) = legal.iter().find(|m| m.is_capture())
