@@ -5,7 +5,7 @@
     python3 training/calibration.py --fit --raw target/measure/level1-*.vlog
     python3 training/calibration.py --map 2.53,-1.03 target/measure/raw-level1-*.vlog
 
-Reads the JSON lines `checkerbot match --v-log` writes (gzipped when the name ends in `.gz`) (one per move of a `level:N` player:
+Reads the JSON lines `checkerbot-lab match --v-log` writes (gzipped when the name ends in `.gz`) (one per move of a `level:N` player:
 its v and the game's final score for it, 1 / 0.5 / 0) and prints a Markdown table: moves per
 bin of v, the mean v and the mean actual score in the bin. A calibrated v has the two means
 close. Below the table: the log loss, the Brier score and the calibration error (the mean over
@@ -149,7 +149,7 @@ def table(moves, games, title):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("logs", nargs="+", help="v logs of `checkerbot match --v-log`")
+    parser.add_argument("logs", nargs="+", help="v logs of `checkerbot-lab match --v-log`")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--fit", action="store_true", help="fit Platt scaling and print it")
     mode.add_argument("--map", metavar="SLOPE,OFFSET", help="apply this Platt map first")

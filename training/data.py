@@ -1,4 +1,4 @@
-"""Reading `checkerbot datagen` files (the record layout is in daemon/src/commands/datagen.rs).
+"""Reading `checkerbot-lab datagen` files (the record layout is in daemon/lab/src/training_record.rs).
 
 Each record: planes 0-3 as bits (least significant first), the policy target as bytes
 (round(255 * p)), the search's win probability and the game's result, both f32 for the side to

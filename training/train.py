@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Trains a policy/value network on `checkerbot datagen` positions (CPU, a few threads).
+"""Trains a policy/value network on `checkerbot-lab datagen` positions (CPU, a few threads).
 
     target/venv-train/bin/python training/train.py --data target/data/russian-*.bin \
         --blocks 6 --filters 48 --epochs 10 --out target/train/russian-gen2.pt

@@ -20,15 +20,6 @@ enum CliCommand {
     Perft(commands::perft::Args),
     /// Read one FEN per line on stdin, write its legal moves as one JSON object per line.
     Moves(commands::moves::Args),
-    /// Let the alpha-beta player choose a move and show its line.
-    Search(commands::search::Args),
-    /// Play games between two players and report the score (strength measurements).
-    Match(commands::match_games::Args),
-    /// Write alpha-beta-labelled positions for training a network (see training/README.md).
-    Datagen(commands::datagen::Args),
-    /// Write positions from a network's MCTS games against itself, to refine it (see
-    /// training/README.md).
-    Selfplay(commands::selfplay::Args),
     /// Run the whole robot against simulated hardware and a simulated visitor.
     Sim(sim::Args),
     /// Run the robot on its real devices (what systemd starts).
@@ -49,10 +40,6 @@ pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         CliCommand::Perft(args) => commands::perft::run(&args),
         CliCommand::Moves(args) => commands::moves::run(&args),
-        CliCommand::Search(args) => commands::search::run(&args),
-        CliCommand::Match(args) => commands::match_games::run(&args),
-        CliCommand::Datagen(args) => commands::datagen::run(&args),
-        CliCommand::Selfplay(args) => commands::selfplay::run(&args),
         CliCommand::Sim(args) => sim::run(&args),
         CliCommand::Run(args) => run_command::run(&args),
         CliCommand::Calibrate(args) => calibrate::run(&args, sim::dobot_rig::standalone_arm),

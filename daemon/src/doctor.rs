@@ -17,11 +17,11 @@ use hal::dobot::{Command, DobotCodec, Reply};
 use sounds::{Library, Output, Speaker};
 use tokio_util::codec::Framed;
 
-use crate::brain::Brain;
 use crate::calibrate::check::check_calibration;
 use crate::devices::{CALIBRATION_FILE, open_port};
 use crate::robot::occupancy_map;
 use crate::settings_source::config_path;
+use player::Brain;
 
 /// How long a device may take to answer before the doctor calls it silent.
 const DEVICE_TIMEOUT: Duration = Duration::from_secs(3);

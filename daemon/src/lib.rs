@@ -6,7 +6,6 @@
 //! of the reusable crates below it.
 #![warn(missing_docs)]
 
-mod brain;
 mod calibrate;
 pub mod cli;
 mod commands;
@@ -15,9 +14,10 @@ mod doctor;
 mod notify;
 mod operator;
 mod reload;
-mod rng;
 mod robot;
-mod run;
+pub mod run;
 mod settings_source;
 mod sim;
 mod state;
+
+pub use state::Stats;

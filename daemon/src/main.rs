@@ -12,10 +12,24 @@ fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
+        .with_env_filter(log_filter(std::env::var("RUST_LOG").ok().as_deref()))
         .init();
     checkerbot::cli::run(checkerbot::cli::Cli::parse())
+}
+
+/// The `RUST_LOG` filter, `warn` when unset or unreadable. ONNX Runtime's own lines are kept at
+/// warnings unless the filter names `ort`: at `info` it logs about a hundred lines of graph
+/// optimisations per start, which would bury the robot's lines in the journal.
+fn log_filter(rust_log: Option<&str>) -> tracing_subscriber::EnvFilter {
+    let asked = rust_log.unwrap_or("warn");
+    let names_ort = asked
+        .split(',')
+        .any(|directive| directive.trim_start().starts_with("ort"));
+    let filter = if names_ort {
+        asked.to_owned()
+    } else {
+        format!("{asked},ort=warn")
+    };
+    tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,ort=warn"))
 }

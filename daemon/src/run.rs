@@ -6,7 +6,12 @@
 //! asked to make a move the arm could not); SIGHUP or a change of the settings file reloads the settings
 //! (see [`crate::reload`]); SIGTERM or Ctrl-C lets the arm finish its move, parks it and exits,
 //! with the game in the journal for the next start.
+//!
+//! [`serve`] is the robot on the devices the settings name until a shutdown future resolves;
+//! it owns no signals, so a test runs it in-process and stops it when it likes (as
+//! mini-redis's `server::run` does). [`run`] is the command: it passes SIGTERM and Ctrl-C.
 
+use std::future::Future;
 use std::path::PathBuf;
 use std::rc::Rc;
 use std::time::Duration;
@@ -14,6 +19,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use checkerbot_config::{ArmKind, Settings};
 use emotions::{Millis, Mind};
+use futures::future::{self, Either};
 use hal::controller::device::ControllerDevice;
 use hal::dobot::DobotArm;
 use sounds::{Library, Speaker, Voice};
@@ -21,7 +27,6 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::broadcast;
 use tokio_serial::SerialStream;
 
-use crate::brain::Brain;
 use crate::devices::{connect_board, connect_dobot, load_calibration};
 use crate::notify::Notifier;
 use crate::operator::{PageConfig, serve_page};
@@ -30,8 +35,9 @@ use crate::robot::{
     Robot, ThinkOn, robot_color, start_or_resume,
 };
 use crate::settings_source::config_path;
-use crate::state::StateDir;
+use crate::state::{StateDir, Stats};
 use host::LogEvent;
+use player::Brain;
 
 /// Arguments of `checkerbot run`.
 #[derive(Debug, clap::Args)]
@@ -49,7 +55,27 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("starting the async runtime")?
-        .block_on(serve(settings, path))
+        .block_on(async {
+            let stats = serve(settings, path, terminated()).await?;
+            tracing::info!("stopped after {} games in all", stats.games);
+            Ok(())
+        })
+}
+
+/// Resolves at SIGTERM (systemd's stop) or Ctrl-C, saying which; if the handler cannot be
+/// installed, never: the robot then stops only by being killed, as before systemd asks.
+async fn terminated() {
+    match signal(SignalKind::terminate()) {
+        Ok(mut terminate) => tokio::select! {
+            _ = terminate.recv() => tracing::info!("SIGTERM: finishing the arm's move and parking"),
+            _ = tokio::signal::ctrl_c() => tracing::info!("interrupted: finishing the arm's move and parking"),
+        },
+        Err(err) => {
+            tracing::warn!("cannot listen for SIGTERM ({err}); Ctrl-C still stops the robot");
+            let _ = tokio::signal::ctrl_c().await;
+            tracing::info!("interrupted: finishing the arm's move and parking");
+        }
+    }
 }
 
 /// The game's state as systemd's STATUS line.
@@ -93,7 +119,15 @@ impl Observer for JournalLog {
     }
 }
 
-async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Result<()> {
+/// The robot on the devices `settings` name (the state directory, the calibration in it, the
+/// board controller and the Dobot) until `shutdown` resolves; then the arm finishes its move
+/// and parks, and the counters are returned. `config_file` is the settings file that SIGHUP
+/// and the operator page reread and write (`None`: the defaults and the environment only).
+pub async fn serve(
+    settings: Settings,
+    config_file: Option<PathBuf>,
+    shutdown: impl Future<Output = ()>,
+) -> anyhow::Result<Stats> {
     let state = StateDir::open(&settings.paths.state_dir)?;
     let devices = &settings.devices;
     if devices.arm != ArmKind::Dobot {
@@ -168,18 +202,16 @@ async fn serve(settings: Settings, config_file: Option<PathBuf>) -> anyhow::Resu
     robot.observe(Box::new(SystemdStatus(Rc::clone(&notifier))));
     notifier.ready("waiting for the board to be set up");
 
-    let (shutdown, shutdown_rx) = broadcast::channel(1);
-    let mut terminate = signal(SignalKind::terminate()).context("listening for SIGTERM")?;
-    tokio::spawn(async move {
-        tokio::select! {
-            _ = terminate.recv() => tracing::info!("SIGTERM: finishing the arm's move and parking"),
-            _ = tokio::signal::ctrl_c() => tracing::info!("interrupted: finishing the arm's move and parking"),
+    // The loop takes its shutdown as a channel; the caller's future feeds it.
+    let (stop, stop_rx) = broadcast::channel(1);
+    let running = Box::pin(robot.run(stop_rx));
+    let stats = match future::select(running, std::pin::pin!(shutdown)).await {
+        Either::Left((stats, _)) => stats?,
+        Either::Right(((), running)) => {
+            let _ = stop.send(());
+            running.await?
         }
-        let _ = shutdown.send(());
-    });
-    let stopping = Rc::clone(&notifier);
-    let stats = Box::pin(robot.run(shutdown_rx)).await?;
-    stopping.stopping();
-    tracing::info!("stopped after {} games in all", stats.games);
-    Ok(())
+    };
+    notifier.stopping();
+    Ok(stats)
 }

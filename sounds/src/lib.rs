@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
+mod alsa_messages;
 mod chooser;
 mod error;
 mod language;

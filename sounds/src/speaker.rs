@@ -7,6 +7,7 @@ use std::thread::{self, JoinHandle};
 
 use rodio::{DeviceSinkBuilder, DeviceSinkError, MixerDeviceSink, Player};
 
+use crate::alsa_messages::AlsaMessages;
 use crate::line::Line;
 use crate::playback::Playback;
 use crate::playback_thread::{PlaybackRequest, run};
@@ -74,7 +75,13 @@ impl Speaker {
         let (reports_in, reports) = mpsc::sync_channel(REPORTS);
         let thread_reports = reports_in.clone();
         let spawned = spawn(move |command_out| {
-            let sink = match open_sink() {
+            // On this thread alsa-lib writes its complaints (eight lines on a machine without a
+            // sound card) to a buffer rather than the terminal or the journal; the one warning
+            // below says what matters, and RUST_LOG=debug shows ALSA's own words.
+            let alsa_messages = AlsaMessages::capture();
+            let opened = open_sink();
+            alsa_messages.log_at_debug();
+            let sink = match opened {
                 Ok(mut sink) => {
                     sink.log_on_drop(false);
                     let _ = ready_in.send(Ok(()));

@@ -1,20 +1,10 @@
-//! One module per subcommand.
+//! The rules engine's two commands of the command-line contract: `perft` and `moves`. (The
+//! training and measurement commands are the lab's: `daemon/lab`, binary `checkerbot-lab`.)
 
-pub mod datagen;
-pub mod match_games;
 pub mod moves;
 pub mod perft;
-pub mod search;
-pub mod selfplay;
-pub mod training_record;
 
-use rules::{SquareNotation, Variant};
-
-/// Parses `--variant`, listing the valid names on error.
-pub fn parse_variant(name: &str) -> Result<Variant, String> {
-    name.parse()
-        .map_err(|e: rules::UnknownVariant| e.to_string())
-}
+use rules::SquareNotation;
 
 /// Square notation chosen on the command line.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]

@@ -10,7 +10,7 @@ use serde::Serialize;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Variant whose rules apply.
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     variant: Variant,
     /// Square names in the output (default: the variant's PDN notation).
     #[arg(long, value_enum)]

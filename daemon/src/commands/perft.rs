@@ -9,7 +9,7 @@ use rules::{Position, Variant, fen};
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Variant whose rules apply.
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     variant: Variant,
     /// Plies to search.
     #[arg(long)]

@@ -34,7 +34,6 @@ use tokio::sync::{broadcast, mpsc, watch};
 use tokio::task::{JoinError, JoinHandle};
 use tokio::time::{Instant, MissedTickBehavior};
 
-use crate::brain::Brain;
 use crate::state::{GameNow, Journal, StateDir, Stats, utc_date};
 pub use backoff::Backoff;
 use face_output::{FaceChanges, FaceCommands};
@@ -43,6 +42,7 @@ pub use observer::{EventContext, EventLog, Observer};
 pub use operate::{Adjustment, Done, OperatorCommand, Request};
 pub use piece_mover::PieceMover;
 pub use planned_arm::{ARM_RECONNECT_PATIENCE, PlannedArm, ReopenArm};
+use player::Brain;
 pub use startup::{Startup, start_or_resume};
 pub use thinking::ThinkOn;
 

@@ -9,8 +9,8 @@ use std::time::Duration;
 use rules::Position;
 use tokio::task::JoinHandle;
 
-use crate::brain::Brain;
 use host::SearchReply;
+use player::Brain;
 
 /// Where the search runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -15,8 +15,8 @@ use tokio::sync::mpsc;
 use super::dobot_rig;
 use crate::calibrate::session::{Console, drive};
 use crate::calibrate::wizard::{Key, Request, Target, Wizard};
-use crate::rng::SplitMix;
 use crate::robot::{PieceMover as _, PlannedArm, occupancy_map};
+use player::rng::SplitMix;
 
 /// The keys that jog the tool from `from` to `to` (to the nearest millimetre): up first when
 /// rising, down last when sinking, so the tool never sweeps across the board low. The wizard

@@ -21,8 +21,8 @@ use super::dobot_rig;
 use super::pty_cable::Pty;
 use super::visitor::{Action, stdin_lines};
 use super::world::PhysicalBoard;
-use crate::rng::SplitMix;
 use crate::robot::occupancy_map;
+use player::rng::SplitMix;
 
 /// Arguments of `checkerbot sim-devices`.
 #[derive(Debug, clap::Args)]
@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long)]
     calibration: Option<PathBuf>,
     /// Variant whose board to simulate.
-    #[arg(long, default_value = "russian", value_parser = crate::commands::parse_variant)]
+    #[arg(long, default_value = "russian")]
     variant: Variant,
 }
 

@@ -15,8 +15,8 @@ use hal::sim::faulty_io::{ByteFaults, FaultyIo};
 use rules::{Bitboard, Variant};
 use tokio::io::DuplexStream;
 
-use crate::rng::SplitMix;
 use crate::robot::{ARM_RECONNECT_PATIENCE, Backoff, PlannedArm, ReopenArm, occupancy_map};
+use player::rng::SplitMix;
 
 /// The driver of the simulated arm.
 type SimDobot = DobotArm<FaultyIo<DuplexStream>>;

@@ -39,9 +39,7 @@ use rules::Variant;
 use sounds::{Language, Library, Speaker, Voice};
 use tokio::sync::{broadcast, mpsc};
 
-use crate::brain::Brain;
 use crate::operator::{PageConfig, serve_page};
-use crate::rng::SplitMix;
 use crate::robot::{
     EventLog, LoopConfig, PieceMover, Reconnect, Robot, Startup, ThinkOn, occupancy_map,
     robot_color, start_or_resume,
@@ -49,6 +47,8 @@ use crate::robot::{
 use crate::state::{StateDir, Stats};
 use host::RobotColor;
 use people::Pace;
+use player::Brain;
+use player::rng::SplitMix;
 use screen::Screen;
 use visitor::{Visitor, VisitorKind};
 use world::PhysicalBoard;
@@ -87,7 +87,7 @@ pub struct Args {
     #[arg(long, value_parser = language)]
     language: Option<Language>,
     /// Variant to play; overrides `game.variant`.
-    #[arg(long, value_parser = crate::commands::parse_variant)]
+    #[arg(long)]
     variant: Option<Variant>,
     /// Playing level, 1 (gentle) to 5 (strongest); overrides `play.level`.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]

@@ -14,8 +14,8 @@ use tokio_serial::SerialStream;
 use super::dobot_rig::{self, BYTES_BETWEEN_HANG_UPS};
 use super::pty_cable::{CableFaults, plug_in};
 use crate::devices::{connect_board, connect_dobot_with};
-use crate::rng::SplitMix;
 use crate::robot::{ARM_RECONNECT_PATIENCE, PlannedArm, Reconnect, ReopenArm};
+use player::rng::SplitMix;
 
 /// The arm as `run` drives it.
 pub type PtyArm = PlannedArm<DobotArm<SerialStream>>;

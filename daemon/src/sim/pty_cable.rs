@@ -16,7 +16,7 @@ use hal::sim::faulty_io::{ByteFaults, FaultyIo};
 use tokio::io::{AsyncRead, AsyncWrite, DuplexStream};
 use tokio_serial::{SerialPort as _, SerialStream};
 
-use crate::rng::SplitMix;
+use player::rng::SplitMix;
 
 /// How long a pulled cable stays out before it is plugged back in.
 const REPLUG_AFTER: Duration = Duration::from_millis(300);

@@ -10,7 +10,7 @@ use search::{Limits, Searcher};
 use tokio::sync::mpsc;
 
 use super::world::PhysicalBoard;
-use crate::rng::SplitMix;
+use player::rng::SplitMix;
 
 /// How the simulated visitor chooses what to do.
 #[derive(Debug, Clone, PartialEq, Eq)]

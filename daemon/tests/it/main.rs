@@ -8,4 +8,3 @@ mod run_on_ptys;
 mod sim;
 mod support;
 mod systemd;
-mod training_data;

@@ -116,3 +116,45 @@ fn a_visitor_move_is_answered_by_the_arm_and_sigterm_parks_and_exits() {
         "{arm}"
     );
 }
+
+/// The robot loop in this process (`run::serve`, as mini-redis's tests run its server): it
+/// opens the devices the settings name, starts a game when the board is set up, and stops
+/// when the caller's shutdown future resolves, returning its counters with the game in the
+/// journal.
+#[test]
+fn the_robot_runs_in_process_until_the_callers_shutdown() {
+    let mut devices = SimDevices::start("[game]\nrobot = \"black\"\n");
+    let settings = checkerbot_config::load(Some(&devices.config)).unwrap();
+    devices.act("setup");
+    let journal = devices.state().join("journal.json");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let waited = Instant::now();
+    let shutdown = {
+        let journal = journal.clone();
+        async move {
+            while !journal.exists() && waited.elapsed() < Duration::from_secs(30) {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+    };
+    let stats = runtime
+        .block_on(checkerbot::run::serve(
+            settings,
+            Some(devices.config.clone()),
+            shutdown,
+        ))
+        .expect("the robot stops cleanly");
+    assert!(journal.exists(), "no game was started within 30 s");
+    assert_eq!(stats.games, 0, "the game is still in progress: {stats:?}");
+    let journal: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&journal).unwrap()).unwrap();
+    let game = &journal["snapshot"];
+    assert_eq!(
+        (&game["variant"], &game["robot"]),
+        (&"russian".into(), &"black".into()),
+        "{journal}"
+    );
+}

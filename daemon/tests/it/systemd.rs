@@ -74,6 +74,10 @@ fn the_udev_names_are_the_default_ports() {
         .filter(|l| !l.starts_with('#') && !l.is_empty())
     {
         assert!(line.contains("TAG+=\"systemd\""), "{line}");
+        assert!(
+            line.contains("ENV{SYSTEMD_WANTS}+=\"checkerbot.service\""),
+            "{line}"
+        );
         assert!(line.contains("GROUP=\"dialout\""), "{line}");
     }
 }

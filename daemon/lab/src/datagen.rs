@@ -1,4 +1,4 @@
-//! `checkerbot datagen`: training positions labelled by alpha-beta, for `training/train.py`.
+//! `checkerbot-lab datagen`: training positions labelled by alpha-beta, for `training/train.py`.
 //!
 //! Games of alpha-beta against itself, varied so that the network sees more than one line:
 //! each game starts with a few random plies, the first moves after them are drawn from a
@@ -12,7 +12,7 @@
 //! - the search's **win probability** for the side to move and the **game result** from the
 //!   side to move's view, stored separately so that the trainer chooses the blend.
 //!
-//! The records' layout: [`super::training_record`].
+//! The records' layout: [`crate::training_record`].
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -21,14 +21,14 @@ use network::policy::PolicyMap;
 use rules::{Game, GameResult, Move, Position, Variant};
 use search::{Limits, Searcher, win_probability};
 
-use super::training_record::{Sample, write_games};
-use crate::rng::SplitMix;
+use crate::training_record::{Sample, write_games};
+use player::rng::SplitMix;
 
-/// Arguments of `checkerbot datagen`.
+/// Arguments of `checkerbot-lab datagen`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Variant whose rules apply.
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     variant: Variant,
     /// Positions to write.
     #[arg(long)]

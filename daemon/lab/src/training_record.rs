@@ -1,4 +1,4 @@
-//! The training record that `checkerbot datagen` and `checkerbot selfplay` write and
+//! The training record that `checkerbot-lab datagen` and `checkerbot-lab selfplay` write and
 //! `training/data.py` reads: one labelled position.
 //!
 //! Records are fixed-size, little-endian, without a header, so files from parallel runs (other

@@ -1,4 +1,4 @@
-//! `checkerbot match`: games between two players, to measure playing strength.
+//! `checkerbot-lab match`: games between two players, to measure playing strength.
 //!
 //! Colours alternate every game and each pair of games starts from the same randomly chosen
 //! opening (a few random plies from the seed), so both players get both sides of it.
@@ -20,15 +20,15 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use search::{Limits, Searcher};
 
-use crate::brain::Brain;
-use crate::rng::SplitMix;
+use player::Brain;
+use player::rng::SplitMix;
 use rules::{Game, GameResult, Move, Variant};
 
-/// Arguments of `checkerbot match`.
+/// Arguments of `checkerbot-lab match`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Variant whose rules apply.
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     variant: Variant,
     /// First player: `random`, `depth:N`, `nodes:N` or `time:MS` (alpha-beta), `level:N` (the
     /// robot), `level:N@DIR` (the robot with the networks in DIR, to compare a new one).

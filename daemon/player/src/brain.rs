@@ -16,8 +16,6 @@
 //! The v a thought reports is calibrated: the network's v by the map its model carries for
 //! the level (none: the raw v), alpha-beta's by the level's own map (see [`levels`]).
 
-pub mod levels;
-
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -28,7 +26,7 @@ use rules::{Move, Position, Variant};
 use search::mcts::{Mcts, MctsConfig, MctsLimits};
 use search::{Limits, Searcher};
 
-use self::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, level};
+use crate::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, level};
 use crate::rng::SplitMix;
 
 /// The robot's choice of move.
@@ -40,7 +38,7 @@ pub struct Thought {
     /// played (the network model's map for the level, or the level's alpha-beta map): the
     /// emotions read it.
     pub v: f32,
-    /// The search's own v before the calibration, logged by `checkerbot match --v-log` so a
+    /// The search's own v before the calibration, logged by `checkerbot-lab match --v-log` so a
     /// level's map can be refitted from any binary (`training/calibration.py --raw`).
     pub raw_v: f32,
     /// The expected line, starting with `mv` when the move was the search's first choice.
@@ -301,7 +299,7 @@ pub fn model_name(variant: Variant, generation: u8) -> String {
 /// The library to load: the configured one; else `None` (the engine's own search: the
 /// environment, next to the executable, the system) unless only the development copy that
 /// `scripts/install-deps` puts under the source tree's `target/onnxruntime/` exists.
-pub(crate) fn dylib(configured: Option<&Path>) -> Option<PathBuf> {
+pub fn dylib(configured: Option<&Path>) -> Option<PathBuf> {
     if let Some(path) = configured {
         return Some(path.to_path_buf());
     }
@@ -440,4 +438,5 @@ fn runtime_version(library: &Path) -> String {
 }
 
 #[cfg(test)]
+#[path = "brain_tests.rs"]
 mod tests;

@@ -1,5 +1,5 @@
-//! `checkerbot selfplay`: training positions from a network's games against itself, the
-//! refinement step after the alpha-beta bootstrap of `checkerbot datagen` (as `AlphaZero`
+//! `checkerbot-lab selfplay`: training positions from a network's games against itself, the
+//! refinement step after the alpha-beta bootstrap of `checkerbot-lab datagen` (as `AlphaZero`
 //! learned, here on two CPU cores).
 //!
 //! The network plays both sides with MCTS (the robot's search, its tree kept from move to
@@ -11,7 +11,7 @@
 //! - a **policy target**: the root's visit counts, normalised (moves that share a policy index
 //!   add their visits, `network::policy::target`);
 //! - the search's **win probability** for the side to move and the **game result** from its
-//!   view, in the same records as `datagen` ([`super::training_record`]), so `training/train.py`
+//!   view, in the same records as `datagen` ([`crate::training_record`]), so `training/train.py`
 //!   reads both and files of the two commands can be concatenated.
 //!
 //! A failed network evaluation stops the run with the error: the robot falls back to a
@@ -26,14 +26,14 @@ use network::runtime::{Network, NetworkEvaluator};
 use rules::{Game, GameResult, Variant};
 use search::mcts::{Mcts, MctsConfig, MctsLimits, RootNoise};
 
-use super::training_record::{Sample, write_games};
-use crate::rng::SplitMix;
+use crate::training_record::{Sample, write_games};
+use player::rng::SplitMix;
 
-/// Arguments of `checkerbot selfplay`.
+/// Arguments of `checkerbot-lab selfplay`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Variant whose rules apply.
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     variant: Variant,
     /// The network that plays (an ONNX model made for the variant, see `models/README.md`).
     #[arg(long)]
@@ -77,10 +77,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         (0.0..=1.0).contains(&args.noise_fraction),
         "--noise-fraction must be between 0 and 1"
     );
-    let dylib = args
-        .onnxruntime
-        .clone()
-        .or_else(|| crate::brain::dylib(None));
+    let dylib = args.onnxruntime.clone().or_else(|| player::dylib(None));
     let network = Network::load(dylib.as_deref(), &args.model, args.variant)
         .with_context(|| format!("loading the network {}", args.model.display()))?;
     eprintln!(

@@ -16,7 +16,7 @@
 //! | 4 | gen3, else gen2 | 1,600 | 0 | alpha-beta depth 6 |
 //! | 5 | none: alpha-beta until `move_time_ms` | | | the same |
 //!
-//! Generation 3 is generation 2 refined by self-play (`checkerbot selfplay`), so far for
+//! Generation 3 is generation 2 refined by self-play (`checkerbot-lab selfplay`), so far for
 //! Russian only; a variant without it plays its gen2 at levels 3-4.
 //!
 //! Level 5 is the strongest player within the move time, and measured at equal time (200 ms a
@@ -67,7 +67,7 @@ pub struct Level {
 }
 
 // The alpha-beta calibrations: Platt scaling fitted by `training/calibration.py --fit` on
-// the v logs in `training/v-logs/` (Russian, `checkerbot match` against random, alpha-beta
+// the v logs in `training/v-logs/` (Russian, `checkerbot-lab match` against random, alpha-beta
 // depth 2 and depth 4, one third each; the command for each is in `training/README.md`).
 // They say how the player did against that mix of opponents, weaker than and as strong as
 // itself; `models/README.md` has the tables before and after, on these games and on held-out

@@ -1,4 +1,4 @@
-//! `checkerbot search`: the alpha-beta player's choice in a position, with its line and speed.
+//! `checkerbot-lab search`: the alpha-beta player's choice in a position, with its line and speed.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -7,11 +7,11 @@ use anyhow::Context as _;
 use rules::{Position, Variant, fen, notation};
 use search::{Limits, Searcher};
 
-/// Arguments of `checkerbot search`.
+/// Arguments of `checkerbot-lab search`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Variant whose rules apply.
-    #[arg(long, value_parser = super::parse_variant)]
+    #[arg(long)]
     variant: Variant,
     /// Position to search (default: the initial position).
     #[arg(long)]

@@ -1,4 +1,4 @@
-//! `checkerbot datagen` and `checkerbot selfplay` write training records that
+//! `checkerbot-lab datagen` and `checkerbot-lab selfplay` write training records that
 //! `training/data.py` can read: every record decodes to a position with a choice of moves, its
 //! policy target lies on those moves' indices and sums to one, its labels are in range; a seed
 //! replays the same file; a wrong model is refused before anything is written.
@@ -15,17 +15,17 @@ const POLICY: usize = 280;
 const RECORD: usize = 4 * SIDE * SIDE / 8 + POLICY + 8;
 
 fn checkerbot(args: &[&str]) -> (bool, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+    let output = Command::new(env!("CARGO_BIN_EXE_checkerbot-lab"))
         .args(args)
         .output()
-        .expect("checkerbot runs");
+        .expect("checkerbot-lab runs");
     let text = String::from_utf8_lossy(&output.stdout).into_owned()
         + &String::from_utf8_lossy(&output.stderr);
     (output.status.success(), text)
 }
 
 fn models() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models")
 }
 
 fn scratch(name: &str) -> PathBuf {

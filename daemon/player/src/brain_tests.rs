@@ -11,8 +11,8 @@ use rules::{Game, Position, Variant};
 
 use network::calibration::ValueCalibration;
 
-use super::levels::{LEVEL_5_CALIBRATION, Level};
 use super::{Brain, Player, Thought, model_name};
+use crate::levels::{LEVEL_5_CALIBRATION, Level};
 
 fn settings(level: u8, models: Option<&str>) -> Settings {
     let mut settings = Settings::default();
@@ -251,7 +251,7 @@ fn the_shipped_networks_play_when_the_library_is_installed() {
 }
 
 fn shipped_models() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models")
 }
 
 /// A network brain's first v and raw v with White a man up, checked to be the model's map for
@@ -329,7 +329,7 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
             &[],
             search::Limits {
                 depth: super::level(level).fallback_depth.unwrap(),
-                nodes: super::levels::UNTIMED_NODES,
+                nodes: crate::levels::UNTIMED_NODES,
             },
             &AtomicBool::new(false),
         );

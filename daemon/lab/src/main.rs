@@ -1,0 +1,59 @@
+//! `checkerbot-lab`: the developers' tools that make and measure the robot's players (training
+//! data, strength matches, the alpha-beta search). They share the daemon's player crate, so a
+//! level measured here is the level a visitor meets, but they are not part of the shipped
+//! package. How they are used: `training/README.md`.
+
+mod datagen;
+mod match_games;
+mod search;
+mod selfplay;
+mod training_record;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Training and measurement tools for checkerbot's players.
+#[derive(Debug, Parser)]
+#[command(name = "checkerbot-lab", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: LabCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum LabCommand {
+    /// Let the alpha-beta player choose a move and show its line.
+    Search(search::Args),
+    /// Play games between two players and report the score (strength measurements).
+    Match(match_games::Args),
+    /// Write alpha-beta-labelled positions for training a network (see training/README.md).
+    Datagen(datagen::Args),
+    /// Write positions from a network's MCTS games against itself, to refine it (see
+    /// training/README.md).
+    Selfplay(selfplay::Args),
+}
+
+fn main() -> ExitCode {
+    // The player's warnings (no network, so alpha-beta) go to stderr; RUST_LOG shows more.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .init();
+    let result = match Cli::parse().command {
+        LabCommand::Search(args) => search::run(&args),
+        LabCommand::Match(args) => match_games::run(&args),
+        LabCommand::Datagen(args) => datagen::run(&args),
+        LabCommand::Selfplay(args) => selfplay::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("checkerbot-lab: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

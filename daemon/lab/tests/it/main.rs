@@ -1,0 +1,3 @@
+//! The lab's integration tests in one binary.
+
+mod training_data;

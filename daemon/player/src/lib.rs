@@ -1,0 +1,18 @@
+//! The robot's player, apart from the robot: the difficulty [`levels`], and the [`Brain`] that
+//! plays a level (the network under MCTS, or alpha-beta when there is no network or the level
+//! asks for none).
+//!
+//! The daemon's game loop asks a [`Brain`] for a move on a worker thread; the lab's `match`,
+//! `selfplay` and `datagen` commands use the same `Brain` and dice, so a level measured there
+//! is the level a visitor meets.
+//!
+//! **Architecture invariant**: no I/O but reading the model files and ONNX Runtime, and no
+//! clock but the caller's stop flag: a seed replays a game (unless a search was stopped by
+//! the clock).
+#![warn(missing_docs)]
+
+mod brain;
+pub mod levels;
+pub mod rng;
+
+pub use brain::{Brain, Thought, dylib, model_name};
