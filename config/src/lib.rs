@@ -7,8 +7,10 @@
 //! allowed. `config/checkerbot.toml` in the repository documents every key with its default.
 #![warn(missing_docs)]
 
+mod file_check;
 mod load;
 mod sections;
+mod setting_error;
 mod validate;
 
 pub use load::{ENV_PREFIX, LoadError, load, load_with_env, parse};
@@ -16,4 +18,5 @@ pub use sections::{
     ArmKind, DeviceSettings, GameSettings, OperatorSettings, PathSettings, PlaySettings, RobotSide,
     SensorSettings, Settings,
 };
+pub use setting_error::{Origin, SettingError};
 pub use validate::Problem;

@@ -12,96 +12,164 @@ pub const MIN_TOKEN_LEN: usize = 8;
 pub struct Problem {
     /// The key, as in the file: `play.level`.
     pub key: String,
+    /// The value, written as in the file (`9`, `"/opt/models"`); `None` for a secret.
+    pub value: Option<String>,
     /// What is wrong and what is allowed.
     pub message: String,
 }
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.key, self.message)
+        match &self.value {
+            Some(value) => write!(f, "{} = {value}: {}", self.key, self.message),
+            None => write!(f, "{}: {}", self.key, self.message),
+        }
+    }
+}
+
+/// What a ranged key allows, in the operator's words: said when its value is out of range and
+/// when it has the wrong type.
+pub(crate) fn allowed(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "play.level" => "levels run from 1 (gentle) to 5 (strongest)",
+        "play.move_time_ms" => "the robot's time a move is 100 to 60000 milliseconds",
+        "sensor.debounce_reads" => "the reads that must agree are 1 to 50",
+        "sensor.read_interval_ms" => "the time between reads is 1 to 1000 milliseconds",
+        "devices.baud" => {
+            "use one of 9600, 19200, 38400, 57600, 115200 (the Dobot's), 230400, 460800, 921600"
+        }
+        "sounds.volume" => "the volume is 0 (silent) to 1 (full)",
+        _ => return None,
+    })
+}
+
+/// A path as TOML writes it.
+fn quoted(path: &std::path::Path) -> String {
+    format!("{:?}", path.display().to_string())
+}
+
+/// The problems found so far.
+#[derive(Default)]
+struct Problems(Vec<Problem>);
+
+impl Problems {
+    /// Records a problem with `key` unless `ok`.
+    fn check(&mut self, ok: bool, key: &str, value: Option<String>, message: String) {
+        if !ok {
+            self.0.push(Problem {
+                key: key.to_owned(),
+                value,
+                message,
+            });
+        }
+    }
+
+    /// A ranged number: `allowed(key)` says the range.
+    fn in_range(&mut self, ok: bool, key: &str, value: &dyn ToString, prefix: &str) {
+        let allowed = allowed(key).unwrap_or_default();
+        self.check(
+            ok,
+            key,
+            Some(value.to_string()),
+            format!("{prefix}{allowed}"),
+        );
     }
 }
 
 impl Settings {
     /// Every out-of-range setting (empty when all is well).
     pub fn validate(&self) -> Vec<Problem> {
-        let mut problems = Vec::new();
-        let mut check = |ok: bool, key: &str, message: String| {
-            if !ok {
-                problems.push(Problem {
-                    key: key.to_owned(),
-                    message,
-                });
-            }
-        };
+        let mut problems = Problems::default();
+        self.check_numbers(&mut problems);
+        self.check_paths(&mut problems);
+        self.check_operator(&mut problems);
+        self.check_emotions_and_sounds(&mut problems);
+        problems.0
+    }
+
+    fn check_numbers(&self, problems: &mut Problems) {
         let level = self.play.level;
-        check(
+        problems.in_range(
             (1..=5).contains(&level),
             "play.level",
-            format!("{level} is not a level; levels run from 1 (gentle) to 5 (strongest)"),
+            &level,
+            "not a level; ",
         );
         let time = self.play.move_time_ms;
-        check(
+        problems.in_range(
             (100..=60_000).contains(&time),
             "play.move_time_ms",
-            format!("{time} ms is outside 100..60000"),
+            &time,
+            "",
         );
         let reads = self.sensor.debounce_reads;
-        check(
+        problems.in_range(
             (1..=50).contains(&reads),
             "sensor.debounce_reads",
-            format!("{reads} reads is outside 1..50"),
+            &reads,
+            "",
         );
         let interval = self.sensor.read_interval_ms;
-        check(
+        problems.in_range(
             (1..=1_000).contains(&interval),
             "sensor.read_interval_ms",
-            format!("{interval} ms is outside 1..1000"),
+            &interval,
+            "",
         );
         let baud = self.devices.baud;
-        check(
-            [
-                9_600, 19_200, 38_400, 57_600, 115_200, 230_400, 460_800, 921_600,
-            ]
-            .contains(&baud),
+        let standard = [
+            9_600, 19_200, 38_400, 57_600, 115_200, 230_400, 460_800, 921_600,
+        ];
+        problems.in_range(
+            standard.contains(&baud),
             "devices.baud",
-            format!("{baud} is not a standard rate such as 115200"),
+            &baud,
+            "not a standard rate; ",
         );
+    }
+
+    fn check_paths(&self, problems: &mut Problems) {
         if let Some(dir) = &self.paths.models_dir {
-            check(
+            problems.check(
                 !dir.as_os_str().is_empty(),
                 "paths.models_dir",
+                Some(quoted(dir)),
                 "is empty; name the folder of the .onnx networks or leave the key out".to_owned(),
             );
-            check(
+            problems.check(
                 !dir.is_file(),
                 "paths.models_dir",
-                format!(
-                    "{} is a file; name the folder that holds the .onnx networks",
-                    dir.display()
-                ),
+                Some(quoted(dir)),
+                "is a file; name the folder that holds the .onnx networks".to_owned(),
             );
         }
         if let Some(lib) = &self.paths.onnxruntime {
-            check(
+            problems.check(
                 !lib.as_os_str().is_empty(),
                 "paths.onnxruntime",
+                Some(quoted(lib)),
                 "is empty; name the library file or leave the key out".to_owned(),
             );
-            check(
+            problems.check(
                 !lib.is_dir(),
                 "paths.onnxruntime",
+                Some(quoted(lib)),
                 format!(
-                    "{} is a folder; name the library file itself, such as {}/libonnxruntime.so.1.32.0",
-                    lib.display(),
+                    "is a folder; name the library file itself, such as \
+                     {}/libonnxruntime.so.1.32.0",
                     lib.display()
                 ),
             );
         }
+    }
+
+    fn check_operator(&self, problems: &mut Problems) {
         if let Some(token) = &self.operator.token {
-            check(
+            // The token is a secret: it is not repeated in the message.
+            problems.check(
                 token.trim().len() >= MIN_TOKEN_LEN && !token.chars().any(char::is_whitespace),
                 "operator.token",
+                None,
                 format!(
                     "must be at least {MIN_TOKEN_LEN} characters without spaces (the page sends \
                      it as `Authorization: Bearer <token>`); choose a longer one or leave the \
@@ -110,20 +178,39 @@ impl Settings {
             );
         }
         let bind = self.operator.bind;
-        check(
+        // Said at operator.bind, the line that opened the page to the network.
+        problems.check(
             !self.operator.enabled || bind.ip().is_loopback() || self.operator.token.is_some(),
-            "operator.token",
-            format!(
-                "is required when operator.bind ({bind}) is not a loopback address, or anyone on \
-                 the network could steer the robot; set a token or bind to 127.0.0.1"
-            ),
+            "operator.bind",
+            Some(format!("\"{bind}\"")),
+            "is not a loopback address, so operator.token is required, or anyone on the \
+             network could steer the robot; set a token or bind to 127.0.0.1"
+                .to_owned(),
         );
+    }
+
+    fn check_emotions_and_sounds(&self, problems: &mut Problems) {
         if let Err(err) = self.emotions.validate() {
-            check(false, "emotions", err.to_string());
+            let (key, value, message) = match err {
+                emotions::SettingsError::OutOfRange {
+                    field,
+                    value,
+                    expected,
+                } => (
+                    format!("emotions.{field}"),
+                    Some(value.to_string()),
+                    format!("must be {expected}"),
+                ),
+                emotions::SettingsError::Order { field, lower } => (
+                    format!("emotions.{field}"),
+                    None,
+                    format!("must be greater than emotions.{lower}"),
+                ),
+            };
+            problems.check(false, &key, value, message);
         }
-        if let Err(err) = self.sounds.validate() {
-            check(false, "sounds", err.to_string());
+        if let Err(sounds::SettingsError::Volume(volume)) = self.sounds.validate() {
+            problems.in_range(false, "sounds.volume", &volume, "");
         }
-        problems
     }
 }

@@ -9,11 +9,16 @@ use clap::Parser as _;
 fn main() -> ExitCode {
     // Warnings from the libraries (no sound card, a line missing from a pack) go to stderr;
     // RUST_LOG=debug (or any filter) shows more.
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(log_filter(std::env::var("RUST_LOG").ok().as_deref()))
-        .init();
+        .with_env_filter(log_filter(std::env::var("RUST_LOG").ok().as_deref()));
+    // Under systemd stderr is the journal (JOURNAL_STREAM), which stamps every line itself.
+    if std::env::var_os("JOURNAL_STREAM").is_some() {
+        logs.without_time().init();
+    } else {
+        logs.init();
+    }
     checkerbot::cli::run(checkerbot::cli::Cli::parse())
 }
 

@@ -410,21 +410,7 @@ impl Settings {
             m.repeat_within_ms.0 as f32,
         )?;
 
-        let i = &self.impulses;
-        for (name, impulse) in [
-            ("impulses.game_start", i.game_start),
-            ("impulses.capture", i.capture),
-            ("impulses.lost_piece", i.lost_piece),
-            ("impulses.mistake", i.mistake),
-            ("impulses.win", i.win),
-            ("impulses.loss", i.loss),
-            ("impulses.draw", i.draw),
-        ] {
-            for one in [impulse.friendly, impulse.rival] {
-                signed_unit(name, one.pleasure)?;
-                unit(name, one.arousal)?;
-            }
-        }
+        check_impulses(&self.impulses)?;
 
         let e = &self.expression;
         for (field, value) in [
@@ -491,6 +477,38 @@ impl Settings {
         }
         Ok(())
     }
+}
+
+/// The impulses' ranges, each value named by its whole key so that an error points at the
+/// line to fix.
+fn check_impulses(i: &Impulses) -> Result<(), SettingsError> {
+    macro_rules! check_impulse {
+        ($name:literal, $impulse:expr) => {
+            for (pleasure, arousal, one) in [
+                (
+                    concat!("impulses.", $name, ".friendly.pleasure"),
+                    concat!("impulses.", $name, ".friendly.arousal"),
+                    $impulse.friendly,
+                ),
+                (
+                    concat!("impulses.", $name, ".rival.pleasure"),
+                    concat!("impulses.", $name, ".rival.arousal"),
+                    $impulse.rival,
+                ),
+            ] {
+                signed_unit(pleasure, one.pleasure)?;
+                unit(arousal, one.arousal)?;
+            }
+        };
+    }
+    check_impulse!("game_start", i.game_start);
+    check_impulse!("capture", i.capture);
+    check_impulse!("lost_piece", i.lost_piece);
+    check_impulse!("mistake", i.mistake);
+    check_impulse!("win", i.win);
+    check_impulse!("loss", i.loss);
+    check_impulse!("draw", i.draw);
+    Ok(())
 }
 
 fn within(

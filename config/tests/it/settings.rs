@@ -95,8 +95,8 @@ fn wrong_types_and_ranges_name_the_key_and_what_is_allowed() {
         "[play]\nlevel = 9\n[sensor]\ndebounce_reads = 0\n",
     );
     match load_with_env(Some(&path), HashMap::new()) {
-        Err(LoadError::Invalid { problems }) => {
-            let keys: Vec<_> = problems.iter().map(|p| p.key.as_str()).collect();
+        Err(LoadError::Invalid { errors: problems }) => {
+            let keys: Vec<_> = problems.iter().map(|p| p.key.as_deref().unwrap()).collect();
             assert_eq!(keys, ["play.level", "sensor.debounce_reads"]);
             assert!(problems[0].message.contains("1 (gentle) to 5"));
         }
@@ -107,7 +107,7 @@ fn wrong_types_and_ranges_name_the_key_and_what_is_allowed() {
     let text = load_with_env(Some(&path), HashMap::new())
         .unwrap_err()
         .to_string();
-    assert!(text.contains("unknown variant \"chess\""), "{text}");
+    assert!(text.contains("unknown value \"chess\""), "{text}");
 }
 
 #[test]
@@ -147,8 +147,8 @@ fn model_and_runtime_paths_load_and_are_checked() {
         ),
     );
     match load_with_env(Some(&path), HashMap::new()) {
-        Err(LoadError::Invalid { problems }) => {
-            let keys: Vec<_> = problems.iter().map(|p| p.key.as_str()).collect();
+        Err(LoadError::Invalid { errors: problems }) => {
+            let keys: Vec<_> = problems.iter().map(|p| p.key.as_deref().unwrap()).collect();
             assert_eq!(keys, ["paths.models_dir", "paths.onnxruntime"]);
             assert!(problems[0].message.contains("is a file"), "{problems:?}");
             assert!(problems[1].message.contains("is a folder"), "{problems:?}");
@@ -159,7 +159,10 @@ fn model_and_runtime_paths_load_and_are_checked() {
     let text = load_with_env(Some(&path), HashMap::new())
         .unwrap_err()
         .to_string();
-    assert!(text.contains("paths.onnxruntime: is empty"), "{text}");
+    assert!(
+        text.contains("paths.onnxruntime = \"\": is empty"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -197,10 +200,14 @@ fn the_operator_page_needs_a_token_off_localhost() {
         "[operator]\nenabled = true\nbind = \"0.0.0.0:8080\"\n",
     );
     match load_with_env(Some(&path), HashMap::new()) {
-        Err(LoadError::Invalid { problems }) => {
+        Err(LoadError::Invalid { errors: problems }) => {
             assert_eq!(problems.len(), 1, "{problems:?}");
-            assert_eq!(problems[0].key, "operator.token");
-            assert!(problems[0].message.contains("0.0.0.0:8080"), "{problems:?}");
+            assert_eq!(problems[0].key.as_deref(), Some("operator.bind"));
+            assert_eq!(problems[0].value.as_deref(), Some("\"0.0.0.0:8080\""));
+            assert!(
+                problems[0].message.contains("operator.token"),
+                "{problems:?}"
+            );
         }
         other => panic!("{other:?}"),
     }

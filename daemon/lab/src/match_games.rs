@@ -71,29 +71,44 @@ pub enum PlayerSpec {
     Time(u64),
     /// The robot's [`Brain`] at a difficulty level (1..=5), with the networks of another
     /// folder than the settings' when one is given (a candidate network measured as the level
-    /// would play it).
-    Level(u8, Option<PathBuf>),
+    /// would play it); `exact:N` is the level always playing its most visited move, without
+    /// its variety among near-equal moves (to measure what the variety costs).
+    Level {
+        /// The level.
+        level: u8,
+        /// The folder of the networks, if not the settings'.
+        dir: Option<PathBuf>,
+        /// Without the level's variety.
+        exact: bool,
+    },
 }
 
 impl FromStr for PlayerSpec {
     type Err = String;
     fn from_str(s: &str) -> Result<PlayerSpec, String> {
         let bad = || {
-            format!("{s:?}: expected random, depth:N, nodes:N, time:MS, level:1..5 or level:N@DIR")
+            format!(
+                "{s:?}: expected random, depth:N, nodes:N, time:MS, level:1..5, level:N@DIR, \
+                 exact:N or exact:N@DIR"
+            )
         };
         match s.split_once(':') {
             None if s == "random" => Ok(PlayerSpec::Random),
             Some(("depth", n)) => n.parse().map(PlayerSpec::Depth).map_err(|_| bad()),
             Some(("nodes", n)) => n.parse().map(PlayerSpec::Nodes).map_err(|_| bad()),
             Some(("time", n)) => n.parse().map(PlayerSpec::Time).map_err(|_| bad()),
-            Some(("level", n)) => {
+            Some((kind @ ("level" | "exact"), n)) => {
                 let (n, dir) = match n.split_once('@') {
                     Some((_, "")) => return Err(bad()),
                     Some((n, dir)) => (n, Some(PathBuf::from(dir))),
                     None => (n, None),
                 };
                 match n.parse() {
-                    Ok(level @ 1..=5) => Ok(PlayerSpec::Level(level, dir)),
+                    Ok(level @ 1..=5) => Ok(PlayerSpec::Level {
+                        level,
+                        dir,
+                        exact: kind == "exact",
+                    }),
                     _ => Err(bad()),
                 }
             }
@@ -109,8 +124,13 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Depth(d) => write!(f, "depth:{d}"),
             PlayerSpec::Nodes(n) => write!(f, "nodes:{n}"),
             PlayerSpec::Time(ms) => write!(f, "time:{ms}"),
-            PlayerSpec::Level(n, None) => write!(f, "level:{n}"),
-            PlayerSpec::Level(n, Some(dir)) => write!(f, "level:{n}@{}", dir.display()),
+            PlayerSpec::Level { level, dir, exact } => {
+                write!(f, "{}:{level}", if *exact { "exact" } else { "level" })?;
+                match dir {
+                    Some(dir) => write!(f, "@{}", dir.display()),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -130,7 +150,7 @@ struct Player {
 impl Player {
     fn new(spec: &PlayerSpec, args: &Args, seed: u64) -> anyhow::Result<Player> {
         let brain = match spec {
-            PlayerSpec::Level(level, dir) => {
+            PlayerSpec::Level { level, dir, exact } => {
                 let mut settings = checkerbot_config::load(None)
                     .context("reading the settings from the environment")?;
                 settings.game.variant = args.variant;
@@ -140,7 +160,10 @@ impl Player {
                     settings.paths.models_dir = Some(dir.clone());
                 }
                 settings.play.move_time_ms = args.move_time_ms;
-                let brain = Brain::new(&settings, seed);
+                let mut brain = Brain::new(&settings, seed);
+                if *exact {
+                    brain = brain.without_variety();
+                }
                 eprintln!("{spec}: {}", brain.describe());
                 Some(brain)
             }
@@ -184,7 +207,9 @@ impl Player {
             };
         }
         let limits = match &self.spec {
-            PlayerSpec::Random | PlayerSpec::Level(..) => return moves[rng.below(moves.len())],
+            PlayerSpec::Random | PlayerSpec::Level { .. } => {
+                return moves[rng.below(moves.len())];
+            }
             PlayerSpec::Depth(depth) => Limits {
                 depth: *depth,
                 nodes: u64::MAX,
@@ -378,6 +403,8 @@ mod tests {
             "level:1",
             "level:5",
             "level:3@target/candidate",
+            "exact:3",
+            "exact:4@target/candidate",
         ] {
             let spec: PlayerSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -390,6 +417,7 @@ mod tests {
             "deep:3",
             "level:3@",
             "level:@dir",
+            "exact:9",
         ] {
             let err = bad.parse::<PlayerSpec>().unwrap_err();
             assert!(err.contains("level:1..5"), "{err}");

@@ -80,6 +80,8 @@ pub struct Brain {
     searcher: Searcher,
     rng: SplitMix,
     seed: u64,
+    /// Whether the level's variety among near-equal moves applies (see [`Level::variety`]).
+    variety: bool,
 }
 
 impl std::fmt::Debug for Brain {
@@ -108,7 +110,16 @@ impl Brain {
             searcher: Searcher::new(16),
             rng: SplitMix::new(seed),
             seed,
+            variety: true,
         }
+    }
+
+    /// The same player always playing its most visited move, for `checkerbot-lab match` to
+    /// measure what the level's variety costs.
+    #[must_use]
+    pub fn without_variety(mut self) -> Brain {
+        self.variety = false;
+        self
     }
 
     /// Applies a changed level or variant from a configuration reload; the model is reloaded
@@ -148,13 +159,16 @@ impl Brain {
                 evaluator, tree, ..
             } => {
                 let map = network_calibration(evaluator, level);
-                let thought =
-                    mcts(evaluator, tree, position, level, self.seed, stop).map(|thought| {
-                        Thought {
-                            v: map.map_or(thought.raw_v, |map| map.apply(thought.raw_v)),
-                            ..thought
-                        }
-                    });
+                let variety = level
+                    .variety
+                    .filter(|_| self.variety)
+                    .map(|share| (share, &mut self.rng));
+                let thought = mcts(evaluator, tree, position, level, variety, self.seed, stop).map(
+                    |thought| Thought {
+                        v: map.map_or(thought.raw_v, |map| map.apply(thought.raw_v)),
+                        ..thought
+                    },
+                );
                 if let Some(error) = evaluator.take_error() {
                     tracing::warn!(
                         "the network failed ({error}); playing with alpha-beta from now on"
@@ -291,6 +305,26 @@ fn source(settings: &Settings, level: Level) -> Source {
     }
 }
 
+/// The move to play among the root moves whose `visits` reach `share` of the most visited
+/// one's: drawn from `rng` when there are several, else `best`.
+fn near_equal_choice(visits: &[(Move, u32)], best: Move, share: f32, rng: &mut SplitMix) -> Move {
+    let top = visits.iter().map(|&(_, n)| n).max().unwrap_or(0);
+    if top == 0 {
+        return best;
+    }
+    let near: Vec<Move> = visits
+        .iter()
+        .filter(|&&(_, n)| n as f32 >= share * top as f32)
+        .map(|&(mv, _)| mv)
+        .collect();
+    if near.len() < 2 {
+        return best;
+    }
+    let chosen = near[rng.below(near.len())];
+    tracing::debug!("{} near-equal moves; the seed chose one", near.len());
+    chosen
+}
+
 /// `russian-gen2`.
 pub fn model_name(variant: Variant, generation: u8) -> String {
     format!("{}-gen{generation}", variant.name())
@@ -377,6 +411,7 @@ fn mcts(
     tree: &mut Option<Mcts>,
     position: &Position,
     level: Level,
+    variety: Option<(f32, &mut SplitMix)>,
     seed: u64,
     stop: &AtomicBool,
 ) -> Option<Thought> {
@@ -410,17 +445,21 @@ fn mcts(
     };
     let result = tree.search(evaluator, limits, stop)?;
     let playouts = u64::from(tree.root_visits().saturating_sub(before));
+    let best = match variety {
+        Some((share, rng)) => near_equal_choice(&result.visits, result.best, share, rng),
+        None => result.best,
+    };
     // Keep what was searched below the chosen move for the next turn.
-    if tree.advance(&result.best).is_err() {
+    if tree.advance(&best).is_err() {
         tree.reset(*position);
     }
-    let pv = if result.pv.first() == Some(&result.best) {
+    let pv = if result.pv.first() == Some(&best) {
         result.pv
     } else {
-        vec![result.best]
+        vec![best]
     };
     Some(Thought {
-        mv: result.best,
+        mv: best,
         v: result.v,
         raw_v: result.v,
         pv,

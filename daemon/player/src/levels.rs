@@ -5,15 +5,15 @@
 //! knowledgeable and less careful. Without a network each level has an alpha-beta stand-in: a
 //! depth and a share of random moves, chosen so that it scores like the network level against
 //! a random mover and against alpha-beta depths 2 and 4 (measured within 5 points of it at
-//! every level against random and depth 2, within 9 against depth 4). The table's strength
+//! every level against random and depth 2, within 10 against depth 4). The table's strength
 //! figures are in `models/README.md`.
 //!
 //! | level | network | playouts | temperature | without a network |
 //! |-------|---------|----------|-------------|-------------------|
 //! | 1 | gen1 | 8 | 2.0 | alpha-beta depth 1, 70% random moves |
 //! | 2 | gen1 | 48 | 1.0 | alpha-beta depth 2, 55% random moves |
-//! | 3 | gen3, else gen2 | 400 | 0 | alpha-beta depth 4 |
-//! | 4 | gen3, else gen2 | 1,600 | 0 | alpha-beta depth 6 |
+//! | 3 | gen3, else gen2 | 400 | 0, varied | alpha-beta depth 4 |
+//! | 4 | gen3, else gen2 | 1,600 | 0, varied | alpha-beta depth 6 |
 //! | 5 | none: alpha-beta until `move_time_ms` | | | the same |
 //!
 //! Generation 3 is generation 2 refined by self-play (`checkerbot-lab selfplay`), so far for
@@ -26,6 +26,10 @@
 //!
 //! A temperature of 0 plays the most visited move; above it the move is drawn from the visit
 //! counts (`N^(1/t)`), which is what makes levels 1 and 2 miss things a beginner can exploit.
+//! Levels 3 and 4 add variety without a temperature: when other root moves have at least
+//! [`VARIETY`] of the top move's visits, the seed draws among those near-equal moves, so the
+//! robot does not play one opening and one line every game (measured to cost no strength:
+//! `models/README.md`, "Variety"). Their alpha-beta stand-ins play one line.
 //!
 //! Each level reports a calibrated v: its raw v mapped by Platt scaling
 //! ([`ValueCalibration`]) fitted against how its games ended, because the raw v was too
@@ -57,6 +61,11 @@ pub struct Level {
     pub playouts: Option<u32>,
     /// Move choice temperature.
     pub temperature: f32,
+    /// At temperature 0, the share of the most visited move's visits that another root move
+    /// needs to count as near-equal; the move is then drawn (from the seed) among the
+    /// near-equal ones, so that the robot does not play one opening and one line every game.
+    /// `None`: always the most visited move.
+    pub variety: Option<f32>,
     /// Alpha-beta depth without a network; `None`: until the caller's stop.
     pub fallback_depth: Option<u32>,
     /// Share of random moves of the alpha-beta stand-in.
@@ -111,6 +120,10 @@ pub const UNTIMED_PLAYOUTS: u32 = 200_000;
 /// The most alpha-beta nodes of a level without a depth, if the caller never stops it.
 pub const UNTIMED_NODES: u64 = 20_000_000;
 
+/// Levels 3 and 4 draw among root moves with at least this share of the top move's visits.
+/// Measured to cost no strength: `models/README.md`, "Variety".
+pub const VARIETY: f32 = 0.8;
+
 /// The levels, 1..=5.
 pub const LEVELS: [Level; 5] = [
     Level {
@@ -118,6 +131,7 @@ pub const LEVELS: [Level; 5] = [
         generations: &[1],
         playouts: Some(8),
         temperature: 2.0,
+        variety: None,
         fallback_depth: Some(1),
         fallback_random: 0.7,
         alpha_beta_calibration: STAND_IN_1_CALIBRATION,
@@ -127,6 +141,7 @@ pub const LEVELS: [Level; 5] = [
         generations: &[1],
         playouts: Some(48),
         temperature: 1.0,
+        variety: None,
         fallback_depth: Some(2),
         fallback_random: 0.55,
         alpha_beta_calibration: STAND_IN_2_CALIBRATION,
@@ -136,6 +151,7 @@ pub const LEVELS: [Level; 5] = [
         generations: &[3, 2],
         playouts: Some(400),
         temperature: 0.0,
+        variety: Some(VARIETY),
         fallback_depth: Some(4),
         fallback_random: 0.0,
         alpha_beta_calibration: STAND_IN_3_CALIBRATION,
@@ -145,6 +161,7 @@ pub const LEVELS: [Level; 5] = [
         generations: &[3, 2],
         playouts: Some(1_600),
         temperature: 0.0,
+        variety: Some(VARIETY),
         fallback_depth: Some(6),
         fallback_random: 0.0,
         alpha_beta_calibration: STAND_IN_4_CALIBRATION,
@@ -154,6 +171,7 @@ pub const LEVELS: [Level; 5] = [
         generations: &[],
         playouts: None,
         temperature: 0.0,
+        variety: None,
         fallback_depth: None,
         fallback_random: 0.0,
         alpha_beta_calibration: LEVEL_5_CALIBRATION,

@@ -28,14 +28,31 @@ pub struct Pace {
 }
 
 /// Plays the people's part until the robot stops, or the visitor leaves: then it asks the robot
-/// to stop through `shutdown` and returns true.
+/// to stop through `shutdown` and returns true. When the people fail (a script line that
+/// cannot be read, say) the robot is asked to stop too, so the error reaches the caller at
+/// once rather than leaving the robot to wait for a visitor who is gone.
 pub async fn act(
+    stage: watch::Receiver<VisibleState>,
+    world: PhysicalBoard,
+    board: SimBoardHandle,
+    visitor: Visitor,
+    pace: Pace,
+    shutdown: broadcast::Sender<()>,
+) -> anyhow::Result<bool> {
+    let acted = act_until_done(stage, world, board, visitor, pace, &shutdown).await;
+    if acted.is_err() {
+        let _ = shutdown.send(());
+    }
+    acted
+}
+
+async fn act_until_done(
     mut stage: watch::Receiver<VisibleState>,
     mut world: PhysicalBoard,
     board: SimBoardHandle,
     mut visitor: Visitor,
     pace: Pace,
-    shutdown: broadcast::Sender<()>,
+    shutdown: &broadcast::Sender<()>,
 ) -> anyhow::Result<bool> {
     loop {
         match tokio::time::timeout(pace.patience, stage.changed()).await {

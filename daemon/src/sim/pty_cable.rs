@@ -21,24 +21,72 @@ use player::rng::SplitMix;
 /// How long a pulled cable stays out before it is plugged back in.
 const REPLUG_AFTER: Duration = Duration::from_millis(300);
 
+/// How often the simulator clears a tty's exclusive flag (see [`HeldDeviceEnd`]).
+const RELEASE_EVERY: Duration = Duration::from_millis(200);
+
 /// A pseudo-terminal pair whose device end `link` points at.
 pub struct Pty {
     /// The end the simulated device talks through.
     pub served: SerialStream,
-    /// The device end, held open so the served end keeps working while clients come and go.
-    pub device: SerialStream,
+    /// The device end, held open so the served end keeps working while clients come and go;
+    /// dropping it closes the tty.
+    pub device: HeldDeviceEnd,
     /// The device end's name, such as /dev/pts/3.
     pub name: String,
 }
 
+/// The simulator's own hold on a pseudo-terminal's device end.
+///
+/// The robot opens its port exclusively (TIOCEXCL). On a USB bridge the flag goes with the
+/// robot's last close, so a robot killed by the watchdog opens the port again when systemd
+/// restarts it. Here the simulator's hold keeps the tty open, so the flag would outlive the
+/// robot and refuse every later open but root's; the hold therefore clears it (TIOCNXCL, and
+/// nothing else: the robot's own lock on the port is left alone) every [`RELEASE_EVERY`]. A
+/// second client of a simulated device is then not refused, which only the simulator allows.
+pub struct HeldDeviceEnd(tokio::task::JoinHandle<()>);
+
+impl HeldDeviceEnd {
+    /// Holds the device end at `name` open (opened again, before any client can set its flag)
+    /// in place of `device`.
+    fn hold(name: &str, device: SerialStream) -> anyhow::Result<HeldDeviceEnd> {
+        use rustix::fs::{Mode, OFlags};
+        let held = rustix::fs::open(
+            name,
+            OFlags::RDWR | OFlags::NOCTTY | OFlags::NONBLOCK | OFlags::CLOEXEC,
+            Mode::empty(),
+        )
+        .with_context(|| format!("holding {name} open"))?;
+        drop(device);
+        Ok(HeldDeviceEnd(tokio::spawn(async move {
+            let mut release = tokio::time::interval(RELEASE_EVERY);
+            loop {
+                release.tick().await;
+                if let Err(err) = rustix::termios::ioctl_tiocnxcl(&held) {
+                    tracing::warn!("cannot release the simulated tty for the next client: {err}");
+                    return;
+                }
+            }
+        })))
+    }
+}
+
+impl Drop for HeldDeviceEnd {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 impl Pty {
     /// Opens a pseudo-terminal pair and points `link` at its device end, replacing whatever
-    /// was there in one step (a client never finds the link missing or half made).
+    /// was there in one step (a client never finds the link missing or half made). Call it
+    /// inside a tokio runtime: the hold on the device end is a task.
     pub fn open(link: &Path) -> anyhow::Result<Pty> {
         let (served, device) = SerialStream::pair().context("opening a pseudo-terminal pair")?;
         let name = device
             .name()
             .context("the pseudo-terminal has no device name")?;
+        // Held before the link exists, so no client has set the tty's flag yet.
+        let device = HeldDeviceEnd::hold(&name, device)?;
         let mut fresh = link.as_os_str().to_owned();
         fresh.push(".new");
         let fresh = PathBuf::from(fresh);

@@ -1,6 +1,6 @@
 //! Simulated visitors: they act on the physical board and press the button, as people do.
 
-use std::io::BufRead;
+use std::io::{BufRead, IsTerminal as _};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -59,6 +59,25 @@ pub struct Visitor {
     script: Option<std::vec::IntoIter<String>>,
     /// Lines typed at the terminal, read by a thread so the robot keeps running meanwhile.
     typed: Option<mpsc::UnboundedReceiver<String>>,
+    /// Lines read so far from the script or stdin, to name the line an error is on.
+    lines_read: usize,
+    /// The engine visitor's moves still to be drawn from the seed in this game's opening.
+    opening_moves_left: u8,
+}
+
+/// How many of its first moves in a game the engine visitor draws from the seed, so that
+/// another seed plays another game (the engine would otherwise open the same way every time).
+/// One: any first move is sound, a random second one can hang a man.
+const OPENING_MOVES: u8 = 1;
+
+/// Whether `position` is the start or one move after it: the visitor's first move of a game.
+fn is_opening(position: &Position) -> bool {
+    let start = Position::new(position.variant());
+    *position == start
+        || start
+            .legal_moves()
+            .iter()
+            .any(|mv| start.play(mv).is_ok_and(|next| next == *position))
 }
 
 impl std::fmt::Debug for Visitor {
@@ -103,6 +122,8 @@ impl Visitor {
             searcher: Searcher::new(4),
             script,
             typed: None,
+            lines_read: 0,
+            opening_moves_left: 0,
         })
     }
 
@@ -136,7 +157,15 @@ impl Visitor {
 
     fn choose(&mut self, position: &Position) -> Move {
         let moves = position.legal_moves();
+        if is_opening(position) {
+            self.opening_moves_left = OPENING_MOVES;
+        }
         match self.kind {
+            // People open differently: the engine visitor's first move is the seed's.
+            VisitorKind::Engine if self.opening_moves_left > 0 => {
+                self.opening_moves_left -= 1;
+                moves[self.rng.below(moves.len())]
+            }
             VisitorKind::Engine => {
                 let limits = Limits {
                     depth: 3,
@@ -239,20 +268,38 @@ impl Visitor {
                         return Ok(Turn::Pressed);
                     }
                 }
-                Err(err) if self.is_person() => eprintln!("{err:#}"),
-                Err(err) => bail!("visitor script line {line:?}: {err:#}"),
+                // A person at a terminal reads the error and types the line again.
+                Err(err) if self.is_person() && std::io::stdin().is_terminal() => {
+                    eprintln!("line {}: {err:#}", self.lines_read);
+                }
+                Err(err) => bail!(
+                    "{} line {} ({line:?}): {err:#}",
+                    self.source(),
+                    self.lines_read
+                ),
             }
         }
     }
 
     /// The next script line or typed line; `None` when the script or the terminal input ended.
     async fn next_line(&mut self) -> Option<String> {
-        if let Some(script) = &mut self.script {
-            return script.next();
+        let line = if let Some(script) = &mut self.script {
+            script.next()
+        } else {
+            eprint!("your action (a move like c3-d4, or lift/place/move/press): ");
+            let typed = self.typed.get_or_insert_with(stdin_lines);
+            typed.recv().await
+        };
+        self.lines_read += usize::from(line.is_some());
+        line
+    }
+
+    /// Where the actions come from, for errors: `visitor script PATH` or `stdin`.
+    fn source(&self) -> String {
+        match &self.kind {
+            VisitorKind::Script(path) => format!("visitor script {path}"),
+            _ => "stdin".to_owned(),
         }
-        eprint!("your action (a move like c3-d4, or lift/place/move/press): ");
-        let typed = self.typed.get_or_insert_with(stdin_lines);
-        typed.recv().await
     }
 }
 

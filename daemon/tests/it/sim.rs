@@ -156,6 +156,35 @@ fn a_seed_replays_the_same_run() {
     assert_eq!(strip(&first), strip(&second));
 }
 
+/// The moves of a run's first game, both sides, as the event log gives them.
+fn first_game_moves(log: &[Value]) -> Vec<String> {
+    log.iter()
+        .skip_while(|e| kind(e) != "game_started")
+        .take_while(|e| kind(e) != "game_over")
+        .filter(|e| matches!(kind(e), "visitor_move" | "robot_move"))
+        .map(|e| e["move"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn another_seed_plays_another_game() {
+    // The default visitor and level: the visitor's opening and the robot's choice among
+    // near-equal moves come from the seed.
+    let games: Vec<Vec<String>> = ["1", "2", "3"]
+        .iter()
+        .map(|seed| {
+            let (_, log) = run_sim(&["--fast", "--games", "1", "--seed", seed]);
+            first_game_moves(&log)
+        })
+        .collect();
+    for game in &games {
+        assert!(game.len() >= 10, "{game:?}");
+    }
+    assert_ne!(games[0], games[1]);
+    assert_ne!(games[0], games[2]);
+    assert_ne!(games[1], games[2]);
+}
+
 #[test]
 fn bad_arguments_are_refused_with_a_reason() {
     let output = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
@@ -682,4 +711,70 @@ fn a_settings_reload_mid_game_over_ptys_changes_the_attitude_of_the_next_lines()
         !log[..reloaded_at].iter().any(|e| kind(e) == "game_over"),
         "the reload came mid-game"
     );
+}
+
+/// Runs `checkerbot sim --fast` as the black robot against `visitor`, feeding `stdin`; returns
+/// its exit status and stderr, or fails the test when it has not ended within a minute.
+fn sim_with_visitor(visitor: &str, stdin: &str) -> (bool, String) {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+        .args(["sim", "--fast", "--robot", "black", "--visitor", visitor])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("checkerbot runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_mins(1) {
+            let _ = child.kill();
+            panic!("sim --visitor {visitor} with {stdin:?} did not end within a minute");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_bad_visitor_line_is_refused_with_its_number_from_a_script_or_stdin() {
+    // (the script, the bad line's number, the line, what the error says about it)
+    let bad: [(&str, usize, &str, &str); 7] = [
+        (
+            "move c3 d4\nplace e4\npress\n",
+            2,
+            "place e4",
+            "light square",
+        ),
+        ("lift z9\n", 1, "lift z9", "not a square"),
+        ("# a comment\n\nwait soon\n", 3, "wait soon", "milliseconds"),
+        ("jump c3\n", 1, "jump c3", "expected lift SQ"),
+        ("move c3\n", 1, "move c3", "expected lift SQ"),
+        ("c3-d4\nwait 10\nc5-b4\n", 3, "c5-b4", "c5-b4"),
+        ("c3-e5\n", 1, "c3-e5", "c3-e5"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (script, number, line, says)) in bad.iter().enumerate() {
+        let path = dir.path().join(format!("bad-{i}.txt"));
+        std::fs::write(&path, script).unwrap();
+        let from_file = sim_with_visitor(&format!("script:{}", path.display()), "");
+        let from_stdin = sim_with_visitor("stdin", script);
+        for (source, (ok, stderr)) in [("script", from_file), ("stdin", from_stdin)] {
+            assert!(!ok, "{source} {script:?} was accepted: {stderr}");
+            let named = format!("line {number} ({line:?})");
+            assert!(
+                stderr.contains(&named) && stderr.contains(says),
+                "{source} {script:?}: expected {named} and {says:?} in: {stderr}"
+            );
+        }
+    }
 }

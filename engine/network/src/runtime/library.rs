@@ -141,14 +141,17 @@ pub(super) fn environment() -> Result<Environment, NetworkError> {
     if let Some(environment) = slot.as_ref() {
         return Ok(environment.clone());
     }
-    let environment =
-        ort::init()
-            .with_name("checkerbot")
-            .build()
-            .map_err(|e| NetworkError::Runtime {
-                doing: "create its environment",
-                reason: e.to_string(),
-            })?;
+    // The PyPI wheel's ONNX Runtime sends telemetry unless told not to: at an exhibition it
+    // has no network, so it would only log a warning about CA bundles on every start and keep
+    // a device id under the service's home (the state directory).
+    let environment = ort::init()
+        .with_name("checkerbot")
+        .with_telemetry(false)
+        .build()
+        .map_err(|e| NetworkError::Runtime {
+            doing: "create its environment",
+            reason: e.to_string(),
+        })?;
     *slot = Some(environment.clone());
     Ok(environment)
 }
