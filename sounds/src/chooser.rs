@@ -4,10 +4,10 @@ use std::collections::VecDeque;
 
 use emotions::LineRequest;
 
-use crate::language::Language;
 use crate::library::Library;
 use crate::line::Line;
 use crate::rng::{self, Rng};
+use emotions::Language;
 
 /// Chooses the phrasing for each line request. It remembers the last `window` lines said (of
 /// any category and language) and picks at random among the fitting lines outside that window.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use emotions::{Category, Mistake};
 
-use crate::language::Language;
+use emotions::Language;
 
 /// A voice pack or override index that cannot be loaded. Each names the file at fault, so an
 /// operator who edited an override can find the mistake.

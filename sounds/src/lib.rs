@@ -4,7 +4,6 @@
 mod alsa_messages;
 mod chooser;
 mod error;
-mod language;
 mod library;
 mod line;
 mod next_line;
@@ -18,8 +17,8 @@ mod speaker;
 mod voice;
 
 pub use chooser::LineChooser;
+pub use emotions::Language;
 pub use error::PackError;
-pub use language::Language;
 pub use library::Library;
 pub use line::{Line, LineAttitude};
 pub use overrides::RECORDING_EXTENSIONS;

@@ -5,10 +5,10 @@ use std::path::Path;
 use emotions::{Attitude, Category, LineRequest, Mistake};
 
 use crate::error::PackError;
-use crate::language::Language;
 use crate::line::Line;
 use crate::overrides;
 use crate::pack::read_index;
+use emotions::Language;
 
 /// All the lines the robot can say, per language.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use emotions::{Attitude, Category, Mistake};
 use serde::{Deserialize, Serialize};
 
-use crate::language::Language;
+use emotions::Language;
 
 /// Which attitude a phrasing suits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -33,8 +33,8 @@ mod tests {
     use emotions::Category;
 
     use super::*;
-    use crate::language::Language;
     use crate::line::LineAttitude;
+    use emotions::Language;
 
     fn line(id: &str, category: Category) -> Line {
         Line {

@@ -13,9 +13,9 @@
 use std::path::Path;
 
 use crate::error::PackError;
-use crate::language::Language;
 use crate::line::Line;
 use crate::pack::{INDEX_FILE, read_index};
+use emotions::Language;
 
 /// The extensions of recordings that replace a line's audio, in order of preference: the
 /// formats the speaker decodes.

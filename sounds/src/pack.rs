@@ -7,8 +7,8 @@ use emotions::{Category, Mistake};
 use serde::Deserialize;
 
 use crate::error::PackError;
-use crate::language::Language;
 use crate::line::{Line, LineAttitude};
+use emotions::Language;
 
 /// The index file's name in a pack or override directory.
 pub const INDEX_FILE: &str = "lines.toml";

@@ -115,10 +115,7 @@ impl Speaker {
             },
             Err(error) => format!("cannot start the speaker thread: {error}"),
         };
-        tracing::warn!(
-            %failure,
-            "no audio output: voice lines are silent and only reported"
-        );
+        tracing::warn!("no audio output ({failure}): the voice is shown, not heard");
         Speaker::silent_with(reports_in, reports)
     }
 

@@ -3,11 +3,11 @@
 use emotions::LineRequest;
 
 use crate::chooser::LineChooser;
-use crate::language::Language;
 use crate::library::Library;
 use crate::line::Line;
 use crate::settings::SoundSettings;
 use crate::speaker::Speaker;
+use emotions::Language;
 
 /// Chooses a phrasing for each [`LineRequest`] in the configured language and hands it to the
 /// speaker. The chosen line is returned so the host logs it whether or not it is heard.

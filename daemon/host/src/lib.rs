@@ -18,7 +18,7 @@ mod snapshot;
 #[cfg(test)]
 mod tests;
 
-pub use log_event::{Device, LogEvent, MistakeReason};
+pub use log_event::{Device, LogEvent, MistakeReason, OperatorAction};
 pub use operator::Refused;
 pub use record::GameRecord;
 pub use snapshot::{ResumeError, Snapshot};

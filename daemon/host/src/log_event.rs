@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use emotions::{Attitude, Category, Emotion};
+use emotions::{Attitude, Category, Emotion, Language};
 use rules::{Color, Variant};
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -127,16 +127,15 @@ pub enum LogEvent {
         level: u8,
         /// `emotions.attitude`.
         attitude: Attitude,
-        /// `sounds.language`.
-        language: String,
+        /// `sounds.language` (`en`, `ru`, `uk`).
+        language: Language,
         /// `sounds.volume`.
         volume: f32,
     },
     /// The operator acted from the operator page (the events it causes follow).
     Operator {
-        /// `new_game`, `pause`, `go_on`, `resign`, `take_back`, `resolve`, `park`,
-        /// `test_voice` or `settings`.
-        action: String,
+        /// What the operator did.
+        action: OperatorAction,
         /// What exactly, for people reading the log (empty when the action says it all).
         detail: String,
     },
@@ -149,6 +148,31 @@ pub enum LogEvent {
         /// Where the PDN record was written, if it was.
         pdn: Option<String>,
     },
+}
+
+/// What the operator did from the operator page: the `action` of an `operator` event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum OperatorAction {
+    /// Abandoned the game and asked for a new one.
+    NewGame,
+    /// Paused the game.
+    Pause,
+    /// Let a paused game go on.
+    GoOn,
+    /// Resigned the game for the visitor.
+    Resign,
+    /// Took back the last move or moves.
+    TakeBack,
+    /// Chose between the moves an ambiguous press fits.
+    Resolve,
+    /// Parked the arm.
+    Park,
+    /// Had the robot say a line to test the voice.
+    TestVoice,
+    /// Changed settings.
+    Settings,
 }
 
 /// Why the robot did not accept what the visitor did: the `reason` of a `visitor_mistake`
@@ -227,9 +251,23 @@ mod tests {
         let reloaded = LogEvent::SettingsReloaded {
             level: 3,
             attitude: Attitude::Rival,
-            language: "uk".to_owned(),
+            language: Language::Ukrainian,
             volume: 1.0,
         };
         assert_eq!(json(&reloaded)["attitude"], "rival");
+        assert_eq!(json(&reloaded)["language"], "uk");
+        for (action, name) in [
+            (OperatorAction::NewGame, "new_game"),
+            (OperatorAction::GoOn, "go_on"),
+            (OperatorAction::TakeBack, "take_back"),
+            (OperatorAction::TestVoice, "test_voice"),
+            (OperatorAction::Settings, "settings"),
+        ] {
+            let event = LogEvent::Operator {
+                action,
+                detail: String::new(),
+            };
+            assert_eq!(json(&event)["action"], name);
+        }
     }
 }

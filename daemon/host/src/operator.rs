@@ -9,7 +9,7 @@ use emotions::{Input, Millis};
 use rules::recognition;
 use rules::{Bitboard, Color, Move, notation};
 
-use super::{Action, Host, LogEvent, State};
+use super::{Action, Host, LogEvent, OperatorAction, State};
 
 /// Why the host refused an operator command; it changed nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,11 +27,8 @@ fn refused<T>(why: &str) -> Result<T, Refused> {
     Err(Refused(why.to_owned()))
 }
 
-fn operator_log(action: &str, detail: String) -> Action {
-    Action::Log(LogEvent::Operator {
-        action: action.to_owned(),
-        detail,
-    })
+fn operator_log(action: OperatorAction, detail: String) -> Action {
+    Action::Log(LogEvent::Operator { action, detail })
 }
 
 impl Host {
@@ -79,7 +76,7 @@ impl Host {
     pub fn new_game(&mut self, now: Millis) -> Result<Vec<Action>, Refused> {
         self.ensure_game()?;
         self.ensure_idle()?;
-        let mut out = vec![operator_log("new_game", String::new())];
+        let mut out = vec![operator_log(OperatorAction::NewGame, String::new())];
         out.extend(self.abandon("new game (operator)", now));
         Ok(out)
     }
@@ -92,7 +89,7 @@ impl Host {
             return refused("the game is already paused");
         }
         self.paused = true;
-        Ok(vec![operator_log("pause", String::new())])
+        Ok(vec![operator_log(OperatorAction::Pause, String::new())])
     }
 
     /// Goes on after [`Host::pause`]: a search reply held meanwhile is played now.
@@ -101,7 +98,7 @@ impl Host {
             return refused("the game is not paused");
         }
         self.paused = false;
-        let mut out = vec![operator_log("go_on", String::new())];
+        let mut out = vec![operator_log(OperatorAction::GoOn, String::new())];
         if let Some(reply) = self.held_reply.take() {
             self.robot_moves(&reply, now, &mut out);
         }
@@ -112,7 +109,7 @@ impl Host {
     pub fn resign(&mut self, now: Millis) -> Result<Vec<Action>, Refused> {
         self.ensure_game()?;
         self.ensure_idle()?;
-        let mut out = vec![operator_log("resign", String::new())];
+        let mut out = vec![operator_log(OperatorAction::Resign, String::new())];
         let result = match self.robot {
             Color::White => "0-1",
             Color::Black => "1-0",
@@ -155,7 +152,7 @@ impl Host {
         let target = self.game.position().occupied();
         self.state = State::Rearranging { target };
         Ok(vec![operator_log(
-            "take_back",
+            OperatorAction::TakeBack,
             format!(
                 "took back {}; put the pieces back and press the button",
                 taken.join(" ")
@@ -190,7 +187,7 @@ impl Host {
         self.game.play(&mv).expect("candidates are legal moves");
         self.ambiguous.clear();
         let mut out = vec![
-            operator_log("resolve", label.to_owned()),
+            operator_log(OperatorAction::Resolve, label.to_owned()),
             Action::Log(LogEvent::VisitorMove {
                 mv: notation::move_text(self.variant, &mv),
             }),

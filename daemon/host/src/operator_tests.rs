@@ -29,11 +29,17 @@ fn after_one_exchange() -> Host {
     host
 }
 
-fn operator_actions(actions: &[Action]) -> Vec<&str> {
+fn operator_actions(actions: &[Action]) -> Vec<String> {
     logs(actions)
         .into_iter()
         .filter_map(|e| match e {
-            LogEvent::Operator { action, .. } => Some(action.as_str()),
+            LogEvent::Operator { action, .. } => Some(
+                serde_json::to_value(action)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_owned(),
+            ),
             _ => None,
         })
         .collect()

@@ -460,7 +460,7 @@ impl PageStateTracker {
                 self.state.settings = SettingsView {
                     level: *level,
                     attitude: attitude.as_str().to_owned(),
-                    language: language.clone(),
+                    language: language.code().to_owned(),
                     volume: *volume,
                 };
             }

@@ -335,7 +335,7 @@ where
         self.log(&LogEvent::SettingsReloaded {
             level: settings.play.level,
             attitude: settings.emotions.attitude,
-            language: settings.sounds.language.code().to_owned(),
+            language: settings.sounds.language,
             volume: settings.sounds.volume,
         })
     }

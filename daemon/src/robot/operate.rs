@@ -8,7 +8,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::{PieceMover, Robot, Workers};
 use hal::device::{BoardSensor, Face};
-use host::{Action, Device, LogEvent, Refused};
+use host::{Action, Device, LogEvent, OperatorAction, Refused};
 
 /// One thing the operator asks for.
 #[derive(Debug, Clone, PartialEq)]
@@ -180,7 +180,7 @@ where
         };
         let result = mover.park().await;
         self.log(&LogEvent::Operator {
-            action: "park".to_owned(),
+            action: OperatorAction::Park,
             detail: String::new(),
         })?;
         match result {
@@ -199,7 +199,7 @@ where
             .as_ref()
             .map_or_else(Attitude::default, |link| link.settings.emotions.attitude);
         self.log(&LogEvent::Operator {
-            action: "test_voice".to_owned(),
+            action: OperatorAction::TestVoice,
             detail: category.as_str().to_owned(),
         })?;
         let request = LineRequest {
@@ -226,7 +226,7 @@ where
             return Ok(Err(Refused(text.join("; "))));
         }
         self.log(&LogEvent::Operator {
-            action: "settings".to_owned(),
+            action: OperatorAction::Settings,
             detail: String::new(),
         })?;
         self.apply_settings(&next)?;

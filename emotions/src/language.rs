@@ -1,4 +1,6 @@
-//! The languages the robot speaks.
+//! The languages the robot speaks. They live here, with the categories of what it says, so
+//! the game host (which knows no audio) can name the language in its events and texts; the
+//! `sounds` crate re-exports them.
 
 use std::fmt;
 
@@ -23,7 +25,7 @@ pub enum Language {
 }
 
 impl Language {
-    /// Every language with a pack, each loaded by [`Library::load`](crate::Library::load).
+    /// Every language with a pack (each loaded by the `sounds` crate's `Library::load`).
     pub const ALL: [Language; 3] = [Language::English, Language::Russian, Language::Ukrainian];
 
     /// The code naming the pack directory and used in settings.
