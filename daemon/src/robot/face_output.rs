@@ -12,6 +12,17 @@ use hal::device::{BrowAngles, EyeFrame, Eyes, NeckPose, ServoAngle};
 /// How long brows and neck take to reach a new pose: slow enough to look alive.
 const SERVO_TRANSITION: Duration = Duration::from_millis(400);
 
+/// The face the emotion model last asked for, and what the controller was last sent of it.
+#[derive(Debug, Default)]
+pub struct ShownFace {
+    /// The emotion model's face, shown again after a reconnection.
+    pub current: Option<emotions::FaceState>,
+    /// What the controller shows; `None` after a reconnection (it shows nothing until told).
+    pub sent: Option<FaceCommands>,
+    /// Whether the last face command failed, so a dead face is reported once, not every blink.
+    pub failing: bool,
+}
+
 /// What one face frame asks of the controller.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FaceCommands {

@@ -36,7 +36,7 @@ use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::state::{GameNow, Journal, StateDir, Stats, utc_date};
 pub use backoff::Backoff;
-use face_output::{FaceChanges, FaceCommands};
+use face_output::{FaceChanges, FaceCommands, ShownFace};
 use host::{Action, Device, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
 pub use observer::{EventContext, EventLog, Observer};
 pub use operate::{Adjustment, Done, OperatorCommand, Request};
@@ -139,16 +139,37 @@ struct Persistence {
     unarchived: Option<String>,
 }
 
+/// The board controller's link, and how to get it back when it dies.
+struct BoardLink<B> {
+    device: B,
+    reconnect: Reconnect<B>,
+    /// The link died; the loop reconnects before anything else.
+    lost: bool,
+    /// The arm finished but the board could not be read: read it after reconnecting.
+    scan_after_arm: bool,
+}
+
+/// What the robot writes down: the counters, the ids of its games, and the state directory
+/// they are kept in.
+struct Records {
+    stats: Stats,
+    /// Games played to the end in this run (for `--games`).
+    games_done: u32,
+    /// `None`: nothing is kept (a simulation without `--state`).
+    persistence: Option<Persistence>,
+    /// Prefix of game ids: when this run started, so ids never repeat across restarts.
+    session: String,
+    /// The archive id of the game in progress.
+    game_id: Option<String>,
+    /// Where the last finished game was archived, for its `game_over` event.
+    archived_at: Option<String>,
+}
+
 /// The devices, the brain and the outputs of one robot.
 pub struct Robot<B, M> {
     config: LoopConfig,
     host: Host,
-    board: B,
-    reconnect: Reconnect<B>,
-    /// The board's link died; the loop reconnects before anything else.
-    link_lost: bool,
-    /// The arm finished but the board could not be read: read it after reconnecting.
-    arm_scan_pending: bool,
+    board: BoardLink<B>,
     mover: Option<M>,
     brain: Option<Brain>,
     /// New settings from a reload, when the robot runs with a settings file.
@@ -162,28 +183,17 @@ pub struct Robot<B, M> {
     voice: Voice,
     observers: Vec<Box<dyn Observer>>,
     stage: watch::Sender<VisibleState>,
-    stats: Stats,
     start: Instant,
-    face: Option<emotions::FaceState>,
-    face_sent: Option<FaceCommands>,
-    /// Whether the last face command failed, so a dead face is reported once, not every blink.
-    face_failing: bool,
-    games_done: u32,
-    persistence: Option<Persistence>,
-    /// Prefix of game ids: when this run started, so ids never repeat across restarts.
-    session: String,
-    /// The archive id of the game in progress.
-    game_id: Option<String>,
+    face: ShownFace,
+    records: Records,
     /// Actions that continue a resumed game, carried out first.
     resume_actions: Vec<Action>,
-    /// Where the last finished game was archived, for its `game_over` event.
-    archived_at: Option<String>,
 }
 
 impl<B, M> std::fmt::Debug for Robot<B, M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Robot")
-            .field("stats", &self.stats)
+            .field("stats", &self.records.stats)
             .finish_non_exhaustive()
     }
 }
@@ -261,10 +271,12 @@ where
         Robot {
             config,
             host,
-            board,
-            reconnect,
-            link_lost: false,
-            arm_scan_pending: false,
+            board: BoardLink {
+                device: board,
+                reconnect,
+                lost: false,
+                scan_after_arm: false,
+            },
             mover: Some(mover),
             brain: Some(brain),
             reloads: None,
@@ -274,17 +286,17 @@ where
             voice,
             observers: Vec::new(),
             stage: watch::Sender::new(stage),
-            stats: Stats::default(),
             start: Instant::now(),
-            face: None,
-            face_sent: None,
-            face_failing: false,
-            games_done: 0,
-            persistence: None,
-            session,
-            game_id,
+            face: ShownFace::default(),
+            records: Records {
+                stats: Stats::default(),
+                games_done: 0,
+                persistence: None,
+                session,
+                game_id,
+                archived_at: None,
+            },
             resume_actions: actions,
-            archived_at: None,
         }
     }
 
@@ -292,8 +304,8 @@ where
     /// what it holds).
     pub fn keep_state_in(&mut self, dir: StateDir) -> anyhow::Result<()> {
         let stats = dir.load_stats()?;
-        self.stats = stats.clone();
-        self.persistence = Some(Persistence {
+        self.records.stats = stats.clone();
+        self.records.persistence = Some(Persistence {
             journal: dir.load_journal().ok().flatten(),
             dir,
             stats,
@@ -376,15 +388,15 @@ where
             if self
                 .config
                 .games
-                .is_some_and(|games| self.games_done >= games)
+                .is_some_and(|games| self.records.games_done >= games)
             {
                 break;
             }
-            if self.link_lost {
+            if self.board.lost {
                 if !self.reconnect_board(&mut shutdown).await? {
                     break;
                 }
-                if std::mem::take(&mut self.arm_scan_pending)
+                if std::mem::take(&mut self.board.scan_after_arm)
                     && let Some(scan) = self.scan().await?
                 {
                     self.handle(Event::ArmDone(scan), &mut workers).await?;
@@ -397,7 +409,7 @@ where
                 _ = shutdown.recv() => LoopEvent::Shutdown,
                 done = join(&mut workers.thinking) => LoopEvent::Thought(Box::new(done)),
                 done = join(&mut workers.moving) => LoopEvent::ArmFinished(done),
-                press = self.board.next_press() => LoopEvent::Press(press),
+                press = self.board.device.next_press() => LoopEvent::Press(press),
                 Some(settings) = recv(&mut self.reloads) => LoopEvent::Reload(Box::new(settings)),
                 Some(request) = operate::next_request(&mut self.operator) => LoopEvent::Operator(request),
                 _ = setup_poll.tick(), if waiting == Waiting::Setup => LoopEvent::SetupPoll,
@@ -452,7 +464,7 @@ where
                     self.fault(Device::Arm, &err.to_string())?;
                 }
                 let scan = self.scan().await?;
-                self.arm_scan_pending = scan.is_none() && self.link_lost;
+                self.board.scan_after_arm = scan.is_none() && self.board.lost;
                 scan.map(Event::ArmDone)
             }
             LoopEvent::Press(Ok(ButtonId::CONFIRM))
@@ -562,7 +574,7 @@ where
         {
             tracing::warn!("parking the arm at shutdown: {err}");
         }
-        Ok(self.stats)
+        Ok(self.records.stats)
     }
 
     /// Saves what changed and tells watchers what the robot waits for now.
@@ -580,20 +592,20 @@ where
 
     /// Writes the journal and the counters when they changed since the last write.
     fn save(&mut self) -> anyhow::Result<()> {
-        let Some(persistence) = &mut self.persistence else {
+        let Some(persistence) = &mut self.records.persistence else {
             return Ok(());
         };
         let journal = self
             .host
             .snapshot()
-            .zip(self.game_id.clone())
+            .zip(self.records.game_id.clone())
             .map(|(snapshot, game_id)| Journal { game_id, snapshot });
         // Counters, archive, journal, in this order: a ply or an end the counters hold that
         // the journal lacks is played again after a restart and counted once
         // (`Stats::count`); a game in the archive is never resumed (`start_or_resume`). Any
         // other order would let a stop between two writes lose a ply or a game from the
         // counters, or archive a game twice.
-        Self::save_stats(persistence, &self.stats)?;
+        Self::save_stats(persistence, &self.records.stats)?;
         if let Some(pdn) = persistence.unarchived.take() {
             persistence.dir.archive(&pdn)?;
         }
@@ -615,11 +627,11 @@ where
     /// Makes a finished game's archive entry, written by the next save (after the counters,
     /// before the journal goes).
     fn archive(&mut self, record: &GameRecord) {
-        let Some(persistence) = &mut self.persistence else {
+        let Some(persistence) = &mut self.records.persistence else {
             return;
         };
         let date = utc_date(std::time::SystemTime::now());
-        let id = self.game_id.clone().unwrap_or_default();
+        let id = self.records.game_id.clone().unwrap_or_default();
         let mut tags: Vec<(&str, &str)> = vec![("Date", &date), ("CheckerbotGame", &id)];
         tags.extend(
             self.config
@@ -628,13 +640,13 @@ where
                 .map(|(k, v)| (k.as_str(), v.as_str())),
         );
         persistence.unarchived = Some(record.pdn(&tags));
-        self.archived_at = Some(persistence.dir.archive_path().display().to_string());
+        self.records.archived_at = Some(persistence.dir.archive_path().display().to_string());
     }
 
     /// A debounced scan as engine squares; `None` (after logging a fault) when the board would
     /// not settle or the sensor failed in a way worth retrying.
     async fn scan(&mut self) -> anyhow::Result<Option<rules::Bitboard>> {
-        match stable_scan(&mut self.board, self.config.debounce).await {
+        match stable_scan(&mut self.board.device, self.config.debounce).await {
             Ok(scan) => {
                 let geometry = self.host.game().position().variant().geometry();
                 let squares = occupancy_map::to_bitboard(geometry, &scan);
@@ -671,10 +683,10 @@ where
     /// Logs a device error; a lost link is reconnected by the loop.
     fn device_error(&mut self, device: &str, err: &B::Error) -> anyhow::Result<()> {
         if err.kind() == ErrorKind::Disconnected {
-            if self.link_lost {
+            if self.board.lost {
                 return Ok(());
             }
-            self.link_lost = true;
+            self.board.lost = true;
             return self.fault(Device::Board, &format!("{device}: {err}; reconnecting"));
         }
         self.fault(Device::Board, &format!("{device}: {err}"))
@@ -689,17 +701,17 @@ where
         let mut attempts = 0u32;
         loop {
             attempts += 1;
-            match (self.reconnect)().await {
+            match (self.board.reconnect)().await {
                 Ok(board) => {
-                    self.board = board;
-                    self.link_lost = false;
+                    self.board.device = board;
+                    self.board.lost = false;
                     // The new session's controller shows nothing until told.
-                    self.face_sent = None;
+                    self.face.sent = None;
                     self.log(&LogEvent::Reconnected {
                         device: Device::Board,
                         attempts,
                     })?;
-                    if let Some(face) = self.face {
+                    if let Some(face) = self.face.current {
                         self.show_face(&face).await?;
                     }
                     return Ok(true);
@@ -726,7 +738,7 @@ where
         let filled;
         let event = match event {
             LogEvent::GameStarted { game, .. } => {
-                self.game_id = Some(format!("{}-{game}", self.session));
+                self.records.game_id = Some(format!("{}-{game}", self.records.session));
                 event
             }
             LogEvent::GameOver {
@@ -737,24 +749,24 @@ where
                 filled = LogEvent::GameOver {
                     result: result.clone(),
                     reason: reason.clone(),
-                    pdn: self.archived_at.take(),
+                    pdn: self.records.archived_at.take(),
                 };
                 &filled
             }
             _ => event,
         };
         let game = GameNow {
-            id: self.game_id.as_deref().unwrap_or_default(),
+            id: self.records.game_id.as_deref().unwrap_or_default(),
             plies: self.host.game().moves().len() as u64,
             robot_is_white: self.host.robot() == Color::White,
         };
-        self.stats.count(event, game);
+        self.records.stats.count(event, game);
         if matches!(event, LogEvent::GameOver { .. }) {
-            self.games_done += 1;
+            self.records.games_done += 1;
         }
         let view = EventContext {
             host: &self.host,
-            face: self.face.as_ref(),
+            face: self.face.current.as_ref(),
             game,
         };
         for observer in &mut self.observers {
@@ -767,7 +779,7 @@ where
     async fn perform(&mut self, action: Action) -> anyhow::Result<()> {
         match action {
             Action::Face(face) => {
-                self.face = Some(face);
+                self.face.current = Some(face);
                 self.show_face(&face).await?;
             }
             Action::Say { request, detail } => {
@@ -798,24 +810,28 @@ where
     /// never stops the game.
     async fn show_face(&mut self, face: &emotions::FaceState) -> anyhow::Result<()> {
         let next = FaceCommands::render(face, &self.config.face);
-        let changes = FaceChanges::between(self.face_sent.as_ref(), &next);
+        let changes = FaceChanges::between(self.face.sent.as_ref(), &next);
         let mut result = Ok(());
         if changes.eyes {
-            result = self.board.show_eyes(next.eyes).await;
+            result = self.board.device.show_eyes(next.eyes).await;
         }
         if changes.brows && result.is_ok() {
-            result = self.board.set_brows(next.brows, next.transition).await;
+            result = self
+                .board
+                .device
+                .set_brows(next.brows, next.transition)
+                .await;
         }
         if changes.neck && result.is_ok() {
-            result = self.board.set_neck(next.neck, next.transition).await;
+            result = self.board.device.set_neck(next.neck, next.transition).await;
         }
         match result {
             Ok(()) => {
-                self.face_sent = Some(next);
-                self.face_failing = false;
+                self.face.sent = Some(next);
+                self.face.failing = false;
             }
-            Err(err) if !self.face_failing => {
-                self.face_failing = true;
+            Err(err) if !self.face.failing => {
+                self.face.failing = true;
                 self.device_error("face", &err)?;
             }
             Err(_) => {}
