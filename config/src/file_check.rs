@@ -14,7 +14,8 @@ use crate::sections::Settings;
 use crate::setting_error::{Origin, SettingError};
 use crate::validate::allowed;
 
-/// Every error of the file `path` holding `text`, or none.
+/// The first error of the file `path` holding `text` read on its own (as TOML, then as
+/// settings), or none; the ranges are checked later, on the layered settings.
 pub(crate) fn check_file(path: &Path, text: &str) -> Result<(), SettingError> {
     let at = |line| Origin::File {
         path: path.to_path_buf(),

@@ -2,7 +2,7 @@
 //! network can be used.
 //!
 //! [`Brain::new`] reads `play.level`, `game.variant` and the paths, loads ONNX Runtime and the
-//! level's network (`<models_dir>/<variant>-gen<N>.onnx`, see [`levels`]) and, when anything
+//! level's network (`<models_dir>/<variant>-gen<N>.onnx`, see [`levels`](crate::levels)) and, when anything
 //! is missing or refused, logs one warning that says why and plays with alpha-beta: an
 //! exhibition must go on without the network. [`Brain::think`] runs on the game loop's worker
 //! thread and honours the caller's stop flag (raised at `play.move_time_ms`).
@@ -10,11 +10,13 @@
 //! The search tree is kept between moves: when the next position follows from the last one by
 //! the visitor's move, the subtree under that move (and its visits) is reused.
 //!
-//! Randomness (temperature, the weak levels' random moves) comes from the seed given to
-//! [`Brain::new`], so a game replays exactly unless a search was stopped by the clock.
+//! Randomness (temperature, the weak levels' random moves, levels 3 and 4's draw among
+//! near-equal moves) comes from the seed given to [`Brain::new`], so a game replays exactly
+//! unless a search was stopped by the clock.
 //!
 //! The v a thought reports is calibrated: the network's v by the map its model carries for
-//! the level (none: the raw v), alpha-beta's by the level's own map (see [`levels`]).
+//! the level (none: the raw v), alpha-beta's by the level's own map (see
+//! [`levels`](crate::levels)).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -307,7 +309,12 @@ fn source(settings: &Settings, level: Level) -> Source {
 
 /// The move to play among the root moves whose `visits` reach `share` of the most visited
 /// one's: drawn from `rng` when there are several, else `best`.
-fn near_equal_choice(visits: &[(Move, u32)], best: Move, share: f32, rng: &mut SplitMix) -> Move {
+pub(crate) fn near_equal_choice(
+    visits: &[(Move, u32)],
+    best: Move,
+    share: f32,
+    rng: &mut SplitMix,
+) -> Move {
     let top = visits.iter().map(|&(_, n)| n).max().unwrap_or(0);
     if top == 0 {
         return best;

@@ -7,12 +7,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use checkerbot_config::Settings;
-use rules::{Game, Position, Variant};
+use rules::{Game, Move, Position, Variant};
 
 use network::calibration::ValueCalibration;
 
-use super::{Brain, Player, Thought, model_name};
+use super::{Brain, Player, Thought, model_name, near_equal_choice};
 use crate::levels::{LEVEL_5_CALIBRATION, Level};
+use crate::rng::SplitMix;
 
 fn settings(level: u8, models: Option<&str>) -> Settings {
     let mut settings = Settings::default();
@@ -424,4 +425,31 @@ fn every_shipped_network_loads_for_the_variant_its_name_gives() {
         .map(|(stem, levels)| ((*stem).to_owned(), levels.to_vec()))
         .collect();
     assert_eq!(found, expected);
+}
+
+#[test]
+fn variety_draws_only_among_near_equal_moves_and_from_the_seed() {
+    let moves = Position::new(Variant::Russian).legal_moves();
+    let (a, b, c) = (moves[0], moves[1], moves[2]);
+    let visits = [(a, 100), (b, 85), (c, 50)];
+    let drawn: Vec<Move> = (0..64)
+        .map(|seed| near_equal_choice(&visits, a, 0.8, &mut SplitMix::new(seed)))
+        .collect();
+    assert!(drawn.iter().all(|&mv| mv == a || mv == b), "{drawn:?}");
+    assert!(
+        drawn.contains(&a) && drawn.contains(&b),
+        "both near-equal moves are drawn"
+    );
+    let again: Vec<Move> = (0..64)
+        .map(|seed| near_equal_choice(&visits, a, 0.8, &mut SplitMix::new(seed)))
+        .collect();
+    assert_eq!(drawn, again, "a seed draws the same");
+    // A clear best move is always played.
+    let clear = [(a, 100), (b, 60), (c, 40)];
+    for seed in 0..16 {
+        assert_eq!(
+            near_equal_choice(&clear, a, 0.8, &mut SplitMix::new(seed)),
+            a
+        );
+    }
 }
