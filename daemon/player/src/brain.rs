@@ -28,7 +28,7 @@ use rules::{Move, Position, Variant};
 use search::mcts::{Mcts, MctsConfig, MctsLimits};
 use search::{Limits, Searcher};
 
-use crate::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, level};
+use crate::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, VARIETY_MARGIN, level};
 use crate::rng::SplitMix;
 
 /// The robot's choice of move.
@@ -268,10 +268,18 @@ impl Brain {
         let searched = result.best.unwrap_or(moves[0]);
         let random =
             self.level.fallback_random > 0.0 && self.rng.chance(self.level.fallback_random);
-        let mv = if random {
-            moves[self.rng.below(moves.len())]
-        } else {
-            searched
+        let variety = self.variety && self.level.variety.is_some();
+        let mv = match self.level.fallback_depth {
+            _ if random => moves[self.rng.below(moves.len())],
+            Some(depth) if variety => self.near_equal_alpha_beta(
+                position,
+                history,
+                stop,
+                moves,
+                (searched, result.score),
+                depth,
+            ),
+            _ => searched,
         };
         let pv = if mv == searched { result.pv } else { vec![mv] };
         let v = self
@@ -285,6 +293,47 @@ impl Brain {
             pv,
             playouts_or_nodes: result.nodes,
         }
+    }
+
+    /// The alpha-beta stand-in's variety: among the root moves whose own search (a ply less
+    /// deep than the level's) scores within [`VARIETY_MARGIN`] of the `best` move's score, the
+    /// one the seed draws.
+    fn near_equal_alpha_beta(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        stop: &AtomicBool,
+        moves: &[Move],
+        (best, score): (Move, i32),
+        depth: u32,
+    ) -> Move {
+        if depth < 2 || moves.len() < 2 {
+            return best;
+        }
+        let mut line = history.to_vec();
+        line.push(*position);
+        let limits = Limits {
+            depth: depth - 1,
+            nodes: UNTIMED_NODES,
+        };
+        let searcher = &mut self.searcher;
+        let near: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|mv| {
+                if *mv == best {
+                    return true;
+                }
+                let mut child = *position;
+                child.play_unchecked(mv);
+                -searcher.search(&child, &line, limits, stop).score >= score - VARIETY_MARGIN
+            })
+            .collect();
+        if near.len() < 2 {
+            return best;
+        }
+        tracing::debug!("{} moves score as the best; the seed chose one", near.len());
+        near[self.rng.below(near.len())]
     }
 }
 

@@ -5,7 +5,7 @@
 //! knowledgeable and less careful. Without a network each level has an alpha-beta stand-in: a
 //! depth and a share of random moves, chosen so that it scores like the network level against
 //! a random mover and against alpha-beta depths 2 and 4 (measured within 5 points of it at
-//! every level against random and depth 2, within 10 against depth 4). The table's strength
+//! every level against random and depth 2, within 8 against depth 4). The table's strength
 //! figures are in `models/README.md`.
 //!
 //! | level | network | playouts | temperature | without a network |
@@ -29,7 +29,8 @@
 //! Levels 3 and 4 add variety without a temperature: when other root moves have at least
 //! [`VARIETY`] of the top move's visits, the seed draws among those near-equal moves, so the
 //! robot does not play one opening and one line every game (measured to cost no strength:
-//! `models/README.md`, "Variety"). Their alpha-beta stand-ins play one line.
+//! `models/README.md`, "Variety"). Their alpha-beta stand-ins do the same among root moves
+//! scored within [`VARIETY_MARGIN`] of the best one.
 //!
 //! Each level reports a calibrated v: its raw v mapped by Platt scaling
 //! ([`ValueCalibration`]) fitted against how its games ended, because the raw v was too
@@ -64,7 +65,8 @@ pub struct Level {
     /// At temperature 0, the share of the most visited move's visits that another root move
     /// needs to count as near-equal; the move is then drawn (from the seed) among the
     /// near-equal ones, so that the robot does not play one opening and one line every game.
-    /// `None`: always the most visited move.
+    /// The alpha-beta stand-in draws among moves within [`VARIETY_MARGIN`] instead. `None`:
+    /// always the best move.
     pub variety: Option<f32>,
     /// Alpha-beta depth without a network; `None`: until the caller's stop.
     pub fallback_depth: Option<u32>,
@@ -123,6 +125,11 @@ pub const UNTIMED_NODES: u64 = 20_000_000;
 /// Levels 3 and 4 draw among root moves with at least this share of the top move's visits.
 /// Measured to cost no strength: `models/README.md`, "Variety".
 pub const VARIETY: f32 = 0.8;
+
+/// Their alpha-beta stand-ins draw among root moves whose score is within this many
+/// hundredths of a man of the best one's: none, only ties (10 cost the stand-ins about 11
+/// points against themselves; `models/README.md`, "Variety").
+pub const VARIETY_MARGIN: i32 = 0;
 
 /// The levels, 1..=5.
 pub const LEVELS: [Level; 5] = [
