@@ -292,6 +292,17 @@ pub enum CommandError {
     /// A PTP command with a mode byte that names no mode.
     #[error("PTP mode {0} does not exist")]
     PtpMode(u8),
+    /// A parameter outside the values the command defines: a flag byte that is neither 0
+    /// nor 1, or a reserved field that is not zero. Refusing it, rather than reading any
+    /// non-zero byte as "on", lets the simulated arm catch a driver that sends odd bytes.
+    #[error(
+        "command {id} has parameter values it does not define \
+         (a flag that is not 0 or 1, or a reserved field that is not 0)"
+    )]
+    Value {
+        /// The command id.
+        id: u8,
+    },
 }
 
 impl Error for CommandError {
@@ -313,6 +324,7 @@ impl Command {
             id,
             len: params.len(),
         };
+        let value = || CommandError::Value { id };
         let floats = |count: usize| -> Result<Vec<f32>, CommandError> {
             if params.len() != count * 4 {
                 return Err(length);
@@ -341,12 +353,16 @@ impl Command {
             (20, Ctrl::READ) => empty(Command::GetAlarms)?,
             (20, Ctrl::WRITE) => empty(Command::ClearAlarms)?,
             (30, Ctrl::WRITE) => Command::SetHomeParams(pose(&floats(4)?)),
-            (31, Ctrl::QUEUED_WRITE) if params.len() == 4 => Command::Home,
-            (31, Ctrl::QUEUED_WRITE) => return Err(length),
+            (31, Ctrl::QUEUED_WRITE) => match *params {
+                [0, 0, 0, 0] => Command::Home,
+                [_, _, _, _] => return Err(value()),
+                _ => return Err(length),
+            },
             (62, Ctrl::QUEUED_WRITE) => match *params {
-                [0, _] => Command::SetSuction(Suction::Off),
-                [_, 0] => Command::SetSuction(Suction::Release),
-                [_, _] => Command::SetSuction(Suction::Suck),
+                [0, 0] => Command::SetSuction(Suction::Off),
+                [1, 0] => Command::SetSuction(Suction::Release),
+                [1, 1] => Command::SetSuction(Suction::Suck),
+                [_, _] => return Err(value()),
                 _ => return Err(length),
             },
             (80, Ctrl::WRITE) => {

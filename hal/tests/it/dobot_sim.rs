@@ -7,7 +7,7 @@ use std::time::Duration;
 use futures::{SinkExt, StreamExt};
 use hal::controller::peer::PeerConfig;
 use hal::device::{ArmAlarms, Pose};
-use hal::dobot::{Command, DobotCodec, DobotFrame, PtpMode, Reply, Suction};
+use hal::dobot::{Command, CommandError, Ctrl, DobotCodec, DobotFrame, PtpMode, Reply, Suction};
 use hal::sim::board::sim_board;
 use hal::sim::dobot::{SimBoardLayout, VirtualDobot, VirtualDobotConfig};
 use hal::{BoardSize, Occupancy};
@@ -106,12 +106,42 @@ proptest! {
     #[test]
     fn frames_that_are_no_command_are_refused_without_panic(id in any::<u8>(), ctrl in 0u8..4,
             params in proptest::collection::vec(any::<u8>(), 0..40)) {
-        let frame = DobotFrame::new(id, hal::dobot::Ctrl(ctrl), params).unwrap();
+        let frame = DobotFrame::new(id, Ctrl(ctrl), params).unwrap();
         if let Ok(command) = Command::from_frame(&frame) {
             // Whatever is accepted is exactly what that command sends.
             prop_assert_eq!(command.to_frame(), frame);
         }
     }
+}
+
+#[test]
+fn flag_bytes_other_than_the_three_suction_states_are_refused() {
+    let suction = |params: &[u8]| {
+        Command::from_frame(&DobotFrame::new(62, Ctrl::QUEUED_WRITE, params.to_vec()).unwrap())
+    };
+    assert_eq!(suction(&[0, 0]).unwrap(), Command::SetSuction(Suction::Off));
+    assert_eq!(
+        suction(&[1, 0]).unwrap(),
+        Command::SetSuction(Suction::Release)
+    );
+    assert_eq!(
+        suction(&[1, 1]).unwrap(),
+        Command::SetSuction(Suction::Suck)
+    );
+    for odd in [[0, 1], [2, 0], [1, 7]] {
+        assert!(
+            matches!(suction(&odd), Err(CommandError::Value { id: 62 })),
+            "{odd:?}"
+        );
+    }
+    let home = |params: &[u8]| {
+        Command::from_frame(&DobotFrame::new(31, Ctrl::QUEUED_WRITE, params.to_vec()).unwrap())
+    };
+    assert_eq!(home(&[0; 4]).unwrap(), Command::Home);
+    assert!(matches!(
+        home(&[0, 0, 1, 0]),
+        Err(CommandError::Value { id: 31 })
+    ));
 }
 
 #[test]
