@@ -1,6 +1,7 @@
 //! The character the operator chooses for the robot.
 
 use std::fmt;
+use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
@@ -24,6 +25,23 @@ impl Attitude {
             Attitude::Friendly => "friendly",
             Attitude::Rival => "rival",
         }
+    }
+}
+
+/// An attitude name that is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?}: expected friendly or rival")]
+pub struct UnknownAttitude(pub String);
+
+impl FromStr for Attitude {
+    type Err = UnknownAttitude;
+
+    /// Reads an attitude by its name (`rival`).
+    fn from_str(name: &str) -> Result<Attitude, UnknownAttitude> {
+        [Attitude::Friendly, Attitude::Rival]
+            .into_iter()
+            .find(|a| a.as_str() == name)
+            .ok_or_else(|| UnknownAttitude(name.to_owned()))
     }
 }
 

@@ -28,12 +28,13 @@ pub enum Category {
     LostPiece,
     /// The win probability changed in a way the robot's search did not foresee.
     Surprise,
-    /// The visitor's move breaks the rules; the request carries the reason.
+    /// The robot cannot take the visitor's press as a move: it breaks the rules, or no move
+    /// was made; the request carries the reason.
     IllegalMove,
     /// The visitor made a quiet move although a capture was compulsory.
     MustCapture,
-    /// The board must be put right: captured pieces left standing, or the board disagrees with
-    /// the robot's own move.
+    /// The board must be put right: captured pieces left standing, a piece missing or extra,
+    /// or the board disagrees with the robot's own move.
     FixBoard,
     /// The robot won.
     Win,

@@ -66,15 +66,22 @@ pub enum Mistake {
     MovedBackwards,
     /// One of the robot's pieces was moved.
     MovedRobotPiece,
-    /// The board matches no legal move (a piece missing or extra, or moved too far).
+    /// The board matches no legal move: a piece went where it cannot go, or too much changed
+    /// to tell.
     NotAMove,
     /// The move is clear but the captured pieces are still on the board.
     CapturesNotRemoved,
+    /// The button was pressed before any move: nothing changed on the board.
+    NoMove,
+    /// Pieces disappeared and nothing else changed (knocked off, a weak magnet).
+    PieceMissing,
+    /// Pieces appeared and nothing else changed (one put down, a flickering sensor).
+    PieceExtra,
 }
 
 impl Mistake {
     /// Every reason, in declaration order.
-    pub const ALL: [Mistake; 7] = [
+    pub const ALL: [Mistake; 10] = [
         Mistake::MustCapture,
         Mistake::CaptureNotFinished,
         Mistake::NotMajorityCapture,
@@ -82,24 +89,36 @@ impl Mistake {
         Mistake::MovedRobotPiece,
         Mistake::NotAMove,
         Mistake::CapturesNotRemoved,
+        Mistake::NoMove,
+        Mistake::PieceMissing,
+        Mistake::PieceExtra,
     ];
 
-    /// Whether this breaks the rules (and so upsets the robot) rather than just leaving the
-    /// board to tidy.
+    /// Whether this breaks the rules (and so upsets the robot) rather than being a slip: a
+    /// board to tidy, a piece knocked over, a press too early.
     pub fn breaks_rules(self) -> bool {
-        self != Mistake::CapturesNotRemoved
+        !matches!(
+            self,
+            Mistake::CapturesNotRemoved
+                | Mistake::NoMove
+                | Mistake::PieceMissing
+                | Mistake::PieceExtra
+        )
     }
 
     /// The line category that explains this mistake.
     pub fn category(self) -> Category {
         match self {
             Mistake::MustCapture => Category::MustCapture,
-            Mistake::CapturesNotRemoved => Category::FixBoard,
+            Mistake::CapturesNotRemoved | Mistake::PieceMissing | Mistake::PieceExtra => {
+                Category::FixBoard
+            }
             Mistake::CaptureNotFinished
             | Mistake::NotMajorityCapture
             | Mistake::MovedBackwards
             | Mistake::MovedRobotPiece
-            | Mistake::NotAMove => Category::IllegalMove,
+            | Mistake::NotAMove
+            | Mistake::NoMove => Category::IllegalMove,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! `sounds` crate re-exports them.
 
 use std::fmt;
+use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
@@ -35,6 +36,23 @@ impl Language {
             Language::Russian => "ru",
             Language::Ukrainian => "uk",
         }
+    }
+}
+
+/// A language code without a pack.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?}: expected en, ru or uk")]
+pub struct UnknownLanguage(pub String);
+
+impl FromStr for Language {
+    type Err = UnknownLanguage;
+
+    /// Reads a language by its code (`ru`), as settings and command lines name it.
+    fn from_str(code: &str) -> Result<Language, UnknownLanguage> {
+        Language::ALL
+            .into_iter()
+            .find(|l| l.code() == code)
+            .ok_or_else(|| UnknownLanguage(code.to_owned()))
     }
 }
 

@@ -53,7 +53,8 @@
 //! | 1 | Game ends in a draw | neutral | neutral | `draw` (always) |
 //! | 2 | Visitor breaks a rule | surprised 0.75 | disgusted 0.75 | `illegal_move` with the reason, or `must_capture` (always) |
 //! | 2 | ...again within 60 s | surprised 1 | angry 1 | as above |
-//! | – | Captured pieces left on the board, or the board disagrees after the arm moved | unchanged | unchanged | `fix_board` (always) |
+//! | – | The button pressed before any move | unchanged | unchanged | `illegal_move` with `no_move` (always) |
+//! | – | Captured pieces left on the board, a piece missing or extra, or the board disagrees after the arm moved | unchanged | unchanged | `fix_board`, with the reason where the visitor's press showed it (always) |
 //! | 3 | `surprise >= 0.25` (full at 0.5): the search did not foresee the value | surprised for 2 s, then the matching row below | same | see the line rules below |
 //! | 4 | `delta <= -0.15` and `v < 0.35`, after the reply the robot expected (its own blunder) | afraid | angry | `self_blunder` |
 //! | 4 | ...after another reply (the visitor's strong move) | happy: praise (rule 5) | angry | `opponent_strong_move` ("Brilliant move!" / grudging) |
@@ -121,12 +122,12 @@ mod signals;
 mod strength;
 mod voice;
 
-pub use attitude::Attitude;
+pub use attitude::{Attitude, UnknownAttitude};
 pub use category::Category;
 pub use emotion::{Emotion, Expression};
 pub use face::{FaceState, Gaze, NeckPose};
 pub use input::{Evaluation, Input, Mistake, RobotResult};
-pub use language::Language;
+pub use language::{Language, UnknownLanguage};
 pub use millis::Millis;
 pub use mind::{Mind, Output};
 pub use mood::Mood;

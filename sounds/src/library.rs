@@ -2,9 +2,13 @@
 
 use std::path::Path;
 
+use std::path::PathBuf;
+
 use emotions::{Attitude, Category, LineRequest, Mistake};
+use speech::FragmentId;
 
 use crate::error::PackError;
+use crate::fragments::FragmentAudio;
 use crate::line::Line;
 use crate::overrides;
 use crate::pack::read_index;
@@ -15,6 +19,8 @@ use emotions::Language;
 pub struct Library {
     /// Indexed like [`Language::ALL`].
     by_language: [Vec<Line>; Language::ALL.len()],
+    /// The recordings explanations are joined from.
+    fragments: FragmentAudio,
 }
 
 impl Library {
@@ -32,12 +38,22 @@ impl Library {
                 overrides::apply(lines, overrides, language)?;
             }
         }
-        Ok(Library { by_language })
+        Ok(Library {
+            by_language,
+            fragments: FragmentAudio::load(packs, overrides),
+        })
     }
 
     /// The packs of this source tree without overrides.
     pub fn bundled() -> Result<Library, PackError> {
         Library::load(Path::new(Library::BUNDLED), None)
+    }
+
+    /// The file that says fragment `id` in `language` with `attitude`'s voice: an operator's
+    /// recording (`<overrides>/<language>/fragments/[<attitude>/]<id>.ogg|flac|wav`) or the
+    /// pack's `fragments/<attitude>/<id>.ogg`. Whether it exists is found out when played.
+    pub fn fragment(&self, language: Language, attitude: Attitude, id: &FragmentId) -> PathBuf {
+        self.fragments.audio(language, attitude, id)
     }
 
     /// Every line of `language`, in index order.

@@ -1,27 +1,30 @@
 //! The rule for a line that arrives while another is playing.
 
-use crate::line::Line;
+use crate::saying::Saying;
 
 /// The one line that waits while another plays. Lines are reactions to the moment, so a queue
 /// would make the robot comment on moves long past: the newest line takes the place, except
 /// that a line that may be skipped never displaces one that must be said (a game end, a rule
 /// break, a board to fix).
 #[derive(Debug, Default)]
-pub(crate) struct NextLine(Option<Line>);
+pub(crate) struct NextLine(Option<Saying>);
 
 impl NextLine {
     /// Offers `line` the waiting place; returns the line that will not be said, if any.
-    pub(crate) fn offer(&mut self, line: Line) -> Option<Line> {
+    pub(crate) fn offer(&mut self, saying: Saying) -> Option<Saying> {
         match &self.0 {
-            Some(waiting) if waiting.category.always_speaks() && !line.category.always_speaks() => {
-                Some(line)
+            Some(waiting)
+                if waiting.line.category.always_speaks()
+                    && !saying.line.category.always_speaks() =>
+            {
+                Some(saying)
             }
-            _ => self.0.replace(line),
+            _ => self.0.replace(saying),
         }
     }
 
     /// The waiting line, which leaves the place empty.
-    pub(crate) fn take(&mut self) -> Option<Line> {
+    pub(crate) fn take(&mut self) -> Option<Saying> {
         self.0.take()
     }
 }
@@ -33,11 +36,12 @@ mod tests {
     use emotions::Category;
 
     use super::*;
+    use crate::line::Line;
     use crate::line::LineAttitude;
     use emotions::Language;
 
-    fn line(id: &str, category: Category) -> Line {
-        Line {
+    fn line(id: &str, category: Category) -> Saying {
+        Saying::from(&Line {
             id: id.to_owned(),
             language: Language::English,
             category,
@@ -45,11 +49,11 @@ mod tests {
             mistake: None,
             text: id.to_owned(),
             audio: PathBuf::new(),
-        }
+        })
     }
 
-    fn id(line: Option<Line>) -> Option<String> {
-        line.map(|l| l.id)
+    fn id(saying: Option<Saying>) -> Option<String> {
+        saying.map(|s| s.line.id)
     }
 
     #[test]

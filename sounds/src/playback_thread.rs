@@ -1,18 +1,22 @@
 //! The speaker's own thread: plays one line at a time through a rodio player.
 
 use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender};
 use std::time::Duration;
 
-use rodio::{Decoder, Player};
+use rodio::source::Zero;
+use rodio::{Decoder, Player, Source};
 
 use crate::line::Line;
 use crate::next_line::NextLine;
 use crate::playback::Playback;
+use crate::saying::Saying;
 
 /// What the handle asks of the thread.
 pub(crate) enum PlaybackRequest {
-    Say(Line),
+    Say(Saying),
     Volume(f32),
 }
 
@@ -46,9 +50,9 @@ pub(crate) fn run(
             }
         };
         match command {
-            Some(PlaybackRequest::Say(line)) => {
-                if let Some(dropped) = next.offer(line) {
-                    report(Playback::Replaced(dropped));
+            Some(PlaybackRequest::Say(saying)) => {
+                if let Some(dropped) = next.offer(saying) {
+                    report(Playback::Replaced(dropped.line));
                 }
             }
             Some(PlaybackRequest::Volume(volume)) => player.set_volume(volume),
@@ -60,13 +64,29 @@ pub(crate) fn run(
             report(Playback::Finished(done));
         }
         while playing.is_none() {
-            let Some(line) = next.take() else { break };
-            match File::open(&line.audio)
-                .map_err(|e| e.to_string())
-                .and_then(|file| Decoder::try_from(file).map_err(|e| e.to_string()))
-            {
+            let Some(Saying { line, clips }) = next.take() else {
+                break;
+            };
+            match decode(&line.audio) {
                 Ok(source) => {
                     player.append(source);
+                    // The explanation follows in the same queue, so rodio plays it without a
+                    // gap of its own; a fragment that cannot be played is left out, and the
+                    // rest of the sentence is still said.
+                    for clip in clips {
+                        match decode(&clip.audio) {
+                            Ok(fragment) => {
+                                let silence =
+                                    Zero::new(fragment.channels(), fragment.sample_rate())
+                                        .take_duration(clip.silence_before);
+                                player.append(silence);
+                                player.append(fragment);
+                            }
+                            Err(error) => {
+                                tracing::warn!(id = %line.id, audio = %clip.audio.display(), %error, "cannot play a fragment of an explanation");
+                            }
+                        }
+                    }
                     report(Playback::Started(line.clone()));
                     playing = Some(line);
                 }
@@ -78,4 +98,9 @@ pub(crate) fn run(
         }
     }
     player.stop();
+}
+
+fn decode(path: &Path) -> Result<Decoder<BufReader<File>>, String> {
+    let file = File::open(path).map_err(|e| e.to_string())?;
+    Decoder::try_from(file).map_err(|e| e.to_string())
 }

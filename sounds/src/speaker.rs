@@ -8,9 +8,9 @@ use std::thread::{self, JoinHandle};
 use rodio::{DeviceSinkBuilder, DeviceSinkError, MixerDeviceSink, Player};
 
 use crate::alsa_messages::AlsaMessages;
-use crate::line::Line;
 use crate::playback::Playback;
 use crate::playback_thread::{PlaybackRequest, run};
+use crate::saying::Saying;
 
 /// How many reports wait for a reader before new ones are dropped: enough for the host to read
 /// them once a second, bounded so a host that never reads leaks nothing.
@@ -162,15 +162,18 @@ impl Speaker {
         self.output
     }
 
-    /// Hands `line` to the speaker and returns at once.
-    pub fn say(&self, line: &Line) {
+    /// Hands a line (`&Line`), or a line with its explanation (a [`Saying`]), to the speaker
+    /// and returns at once.
+    pub fn say(&self, saying: impl Into<Saying>) {
+        let saying = saying.into();
+        let line = saying.line.clone();
         let sent = self
             .commands
             .as_ref()
-            .is_some_and(|commands| commands.send(PlaybackRequest::Say(line.clone())).is_ok());
+            .is_some_and(|commands| commands.send(PlaybackRequest::Say(saying)).is_ok());
         if !sent {
             tracing::debug!(id = %line.id, text = %line.text, "silent voice line");
-            let _ = self.reports_in.try_send(Playback::Silent(line.clone()));
+            let _ = self.reports_in.try_send(Playback::Silent(line));
         }
     }
 

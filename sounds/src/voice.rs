@@ -1,13 +1,23 @@
 //! The robot's voice: from the emotion model's line requests to sound and the event log.
 
-use emotions::LineRequest;
+use emotions::{Language, LineRequest};
+use speech::Utterance;
 
 use crate::chooser::LineChooser;
 use crate::library::Library;
 use crate::line::Line;
+use crate::saying::Saying;
 use crate::settings::SoundSettings;
 use crate::speaker::Speaker;
-use emotions::Language;
+
+/// What the robot said for one request, for the event log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Said {
+    /// The pack's line chosen.
+    pub line: Line,
+    /// Everything said: the line's text, then the explanation's.
+    pub text: String,
+}
 
 /// Chooses a phrasing for each [`LineRequest`] in the configured language and hands it to the
 /// speaker. The chosen line is returned so the host logs it whether or not it is heard.
@@ -32,9 +42,15 @@ impl Voice {
         }
     }
 
-    /// Chooses a line for `request`, starts saying it and returns it for the event log; `None`
-    /// (with a warning) only when neither the language nor English has a fitting line.
-    pub fn speak(&mut self, request: &LineRequest) -> Option<Line> {
+    /// Chooses a line for `request`, starts saying it, followed by `explanation` (which the
+    /// caller composed in this voice's language) in the same voice, and returns what was said
+    /// for the event log. `None` (with a warning) only when neither the language nor English
+    /// has a fitting line.
+    pub fn speak(
+        &mut self,
+        request: &LineRequest,
+        explanation: Option<&Utterance>,
+    ) -> Option<Said> {
         let Some(line) = self
             .chooser
             .choose(&self.library, self.language, request)
@@ -49,8 +65,18 @@ impl Voice {
             );
             return None;
         };
-        self.speaker.say(&line);
-        Some(line)
+        let Some(explanation) = explanation.filter(|e| !e.is_empty()) else {
+            self.speaker.say(&line);
+            let text = line.text.clone();
+            return Some(Said { line, text });
+        };
+        let text = format!("{} {}", line.text, explanation.text());
+        let (language, attitude) = (self.language, request.attitude);
+        let saying = Saying::explained(line.clone(), explanation, |id| {
+            self.library.fragment(language, attitude, id)
+        });
+        self.speaker.say(saying);
+        Some(Said { line, text })
     }
 
     /// Applies changed settings while running: language, volume and the repetition window.

@@ -23,9 +23,10 @@ pub use operator::Refused;
 pub use record::GameRecord;
 pub use snapshot::{ResumeError, Snapshot};
 
-use emotions::{Evaluation, Input, LineRequest, Millis, Mind};
+use emotions::{Evaluation, Input, Language, LineRequest, Millis, Mind};
 use rules::recognition::{self, MistakeKind, Recognition};
 use rules::{Bitboard, Color, Game, GameResult, Move, Position, Variant, notation};
+use speech::Utterance;
 
 /// The change of intensity that is logged as a new expression.
 const EXPRESSION_LOG_STEP: f32 = 0.1;
@@ -105,8 +106,9 @@ pub enum Action {
     Say {
         /// What kind of line.
         request: LineRequest,
-        /// The sentence, when the line carries information (a mistake and its fix).
-        detail: Option<String>,
+        /// What to say after it when the line is about the board: the reason and the squares
+        /// to fix, in the host's language.
+        explanation: Option<Utterance>,
     },
     /// Write to the event log.
     Log(LogEvent),
@@ -165,6 +167,8 @@ pub struct Host {
     held_reply: Option<SearchReply>,
     /// The moves that fit the visitor's last press equally, for the operator to choose from.
     ambiguous: Vec<Move>,
+    /// The language of the explanations and of the visitor's messages in the log.
+    language: Language,
 }
 
 impl Host {
@@ -185,7 +189,13 @@ impl Host {
             paused: false,
             held_reply: None,
             ambiguous: Vec::new(),
+            language: Language::default(),
         }
+    }
+
+    /// Sets the language of explanations and messages, at once (a reload changes it).
+    pub fn set_language(&mut self, language: Language) {
+        self.language = language;
     }
 
     /// Applies reloaded settings: the emotions (attitude, thresholds) at once, the variant and
@@ -336,7 +346,7 @@ impl Host {
     fn visitor_pressed(&mut self, scan: Bitboard, now: Millis, out: &mut Vec<Action>) {
         let position = *self.game.position();
         let recognition = recognition::recognize(&position, scan);
-        let message = recognition.describe(self.variant);
+        let explanation = speech::explain_recognition(self.language, self.variant, &recognition);
         self.ambiguous = match &recognition {
             Recognition::Ambiguous(moves) => moves.clone(),
             _ => Vec::new(),
@@ -357,7 +367,7 @@ impl Host {
                 return;
             }
             Recognition::NoChange => (
-                emotions::Mistake::NotAMove,
+                emotions::Mistake::NoMove,
                 MistakeReason::NoChange,
                 empty,
                 empty,
@@ -381,11 +391,14 @@ impl Host {
         };
         out.push(Action::Log(LogEvent::VisitorMistake {
             reason,
-            message: message.clone(),
+            message: explanation
+                .as_ref()
+                .map(Utterance::text)
+                .unwrap_or_default(),
             remove: self.names(remove),
             place: self.names(place),
         }));
-        self.feel_with_detail(Input::VisitorMistake(kind), Some(message), now, out);
+        self.feel_explaining(Input::VisitorMistake(kind), explanation, now, out);
     }
 
     /// Square names in the variant's notation.
@@ -471,8 +484,8 @@ impl Host {
             before: *before,
             mv: *mv,
         };
-        let detail = check.describe(self.variant);
-        self.feel_with_detail(Input::BoardMismatch, Some(detail), now, out);
+        let explanation = speech::explain_arm_check(self.language, self.variant, &check);
+        self.feel_explaining(Input::BoardMismatch, Some(explanation), now, out);
     }
 
     /// Ends the game in progress without a result (the ply limit, the operator asked for a new
@@ -623,14 +636,15 @@ impl Host {
     }
 
     fn feel(&mut self, input: Input, now: Millis, out: &mut Vec<Action>) {
-        self.feel_with_detail(input, None, now, out);
+        self.feel_explaining(input, None, now, out);
     }
 
-    /// Steps the emotion model and turns what it shows and says into actions.
-    fn feel_with_detail(
+    /// Steps the emotion model and turns what it shows and says into actions; `explanation`
+    /// follows the line the model asks for.
+    fn feel_explaining(
         &mut self,
         input: Input,
-        detail: Option<String>,
+        explanation: Option<Utterance>,
         now: Millis,
         out: &mut Vec<Action>,
     ) {
@@ -654,7 +668,10 @@ impl Host {
             }));
         }
         if let Some(request) = output.line {
-            out.push(Action::Say { request, detail });
+            out.push(Action::Say {
+                request,
+                explanation,
+            });
         }
     }
 }
@@ -685,8 +702,8 @@ fn mistake_kind(kind: &MistakeKind) -> (emotions::Mistake, MistakeReason) {
             MistakeReason::WrongCaptureChoice,
         ),
         MistakeKind::CannotGoThere { .. } => (Mistake::NotAMove, MistakeReason::CannotGoThere),
-        MistakeKind::PieceMissing { .. } => (Mistake::NotAMove, MistakeReason::PieceMissing),
-        MistakeKind::ExtraPiece { .. } => (Mistake::NotAMove, MistakeReason::ExtraPiece),
+        MistakeKind::PieceMissing { .. } => (Mistake::PieceMissing, MistakeReason::PieceMissing),
+        MistakeKind::ExtraPiece { .. } => (Mistake::PieceExtra, MistakeReason::ExtraPiece),
         _ => (Mistake::NotAMove, MistakeReason::Unclear),
     }
 }

@@ -225,17 +225,7 @@ impl Host {
             missing: self.names(missing),
             extra: self.names(extra),
         }));
-        let mut fix = Vec::new();
-        if !extra.is_empty() {
-            fix.push(format!(
-                "take the pieces off {}",
-                self.names(extra).join(", ")
-            ));
-        }
-        if !missing.is_empty() {
-            fix.push(format!("put pieces on {}", self.names(missing).join(", ")));
-        }
-        let detail = format!("Please {}.", fix.join(" and "));
-        self.feel_with_detail(Input::BoardMismatch, Some(detail), now, out);
+        let explanation = speech::explain_fix(self.language, self.variant, extra, missing);
+        self.feel_explaining(Input::BoardMismatch, Some(explanation), now, out);
     }
 }

@@ -179,9 +179,9 @@ fn taking_back_waits_for_the_old_position_on_the_board() {
                 if missing == &["c3"] && extra == &["d4"]))
     );
     assert!(
-        stale
-            .iter()
-            .any(|a| matches!(a, Action::Say { detail: Some(d), .. } if d.contains("d4")))
+        stale.iter().any(
+            |a| matches!(a, Action::Say { explanation: Some(e), .. } if e.text().contains("d4"))
+        )
     );
     // With the board put back, the visitor moves again.
     host.handle(Event::Button(start.occupied()), Millis(2));

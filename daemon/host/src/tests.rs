@@ -88,6 +88,54 @@ fn a_legal_move_asks_for_a_search_then_the_arm_moves() {
 }
 
 #[test]
+fn the_visitors_message_is_in_the_hosts_language_and_the_squares_stay_names() {
+    let mut host = started();
+    host.set_language(emotions::Language::Ukrainian);
+    let start = Position::new(Variant::Russian).occupied();
+    let sq = |name| notation::parse_square(Variant::Russian, name).unwrap();
+    let actions = host.handle(Event::Button(start.without(sq("a1"))), Millis(1_000));
+    let Some(LogEvent::VisitorMistake {
+        reason,
+        message,
+        place,
+        ..
+    }) = logs(&actions)
+        .into_iter()
+        .find(|e| matches!(e, LogEvent::VisitorMistake { .. }))
+    else {
+        panic!("{actions:?}")
+    };
+    assert_eq!(*reason, MistakeReason::PieceMissing);
+    assert_eq!(message, "Бракує шашки на полі a1.");
+    assert_eq!(place, &vec!["a1".to_owned()]);
+    // The line said is about the missing piece, and the explanation follows it.
+    let said = actions.iter().find_map(|a| match a {
+        Action::Say {
+            request,
+            explanation,
+        } => Some((
+            request.mistake,
+            explanation.as_ref().map(speech::Utterance::text),
+        )),
+        _ => None,
+    });
+    assert_eq!(
+        said,
+        Some((
+            Some(emotions::Mistake::PieceMissing),
+            Some("Бракує шашки на полі a1.".to_owned())
+        ))
+    );
+    // A press with nothing moved is its own situation, not a rule broken.
+    let actions = host.handle(Event::Button(start), Millis(60_000));
+    assert!(logs(&actions).iter().any(|e| matches!(
+        e,
+        LogEvent::VisitorMistake { reason: MistakeReason::NoChange, message, .. }
+            if message == "Зробіть хід, а потім натисніть кнопку."
+    )));
+}
+
+#[test]
 fn a_mistake_is_answered_and_the_turn_stays_with_the_visitor() {
     let mut host = started();
     let start = Position::new(Variant::Russian).occupied();
@@ -105,7 +153,7 @@ fn a_mistake_is_answered_and_the_turn_stays_with_the_visitor() {
     assert!(actions.iter().any(|a| matches!(
         a,
         Action::Say {
-            detail: Some(_),
+            explanation: Some(_),
             ..
         }
     )));

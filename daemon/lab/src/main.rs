@@ -1,10 +1,11 @@
 //! `checkerbot-lab`: the developers' tools that make and measure the robot's players (training
-//! data, strength matches, the alpha-beta search). They share the daemon's player crate, so a
+//! data, strength matches, the alpha-beta search) and listen to the robot's explanations. They share the daemon's player crate, so a
 //! level measured here is the level a visitor meets, but they are not part of the shipped
 //! package. How they are used: `training/README.md`.
 
 mod datagen;
 mod match_games;
+mod say;
 mod search;
 mod selfplay;
 mod training_record;
@@ -25,6 +26,9 @@ struct Cli {
 enum LabCommand {
     /// Let the alpha-beta player choose a move and show its line.
     Search(search::Args),
+    /// Say what the robot says about a press, and write it to a WAV file with the speaker's
+    /// own code (listening without a sound card; see scripts/listen).
+    Say(say::Args),
     /// Play games between two players and report the score (strength measurements).
     Match(match_games::Args),
     /// Write alpha-beta-labelled positions for training a network (see training/README.md).
@@ -46,6 +50,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         LabCommand::Search(args) => search::run(&args),
         LabCommand::Match(args) => match_games::run(&args),
+        LabCommand::Say(args) => say::run(&args),
         LabCommand::Datagen(args) => datagen::run(&args),
         LabCommand::Selfplay(args) => selfplay::run(&args),
     };

@@ -254,10 +254,12 @@ where
         voice: Voice,
     ) -> Robot<B, M> {
         let Startup {
-            host,
+            mut host,
             actions,
             game_id,
         } = startup;
+        // The visitor's messages and the explanations are in the voice's language.
+        host.set_language(voice.language());
         let session = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis())
@@ -330,6 +332,7 @@ where
             robot_color,
         );
         self.voice.apply(&settings.sounds);
+        self.host.set_language(settings.sounds.language);
         if let Some(link) = &mut self.operator {
             link.settings = settings.clone();
         }
@@ -782,14 +785,17 @@ where
                 self.face.current = Some(face);
                 self.show_face(&face).await?;
             }
-            Action::Say { request, detail } => {
+            Action::Say {
+                request,
+                explanation,
+            } => {
                 let category = request.category;
                 let (line, text) = self
                     .voice
-                    .speak(&request)
-                    .map_or_else(|| (String::new(), String::new()), |l| (l.id, l.text));
+                    .speak(&request, explanation.as_ref())
+                    .map_or_else(|| (String::new(), String::new()), |s| (s.line.id, s.text));
                 for observer in &mut self.observers {
-                    observer.spoke(&text, detail.as_deref());
+                    observer.spoke(&text);
                 }
                 self.log(&LogEvent::Voice {
                     category,

@@ -32,8 +32,8 @@ pub trait Observer {
         view: EventContext<'_>,
     ) -> anyhow::Result<()>;
 
-    /// The robot said `text`; `detail` is the exact sentence when the line is about a mistake.
-    fn spoke(&mut self, _text: &str, _detail: Option<&str>) {}
+    /// The robot said `text` (its line, then any explanation with the squares).
+    fn spoke(&mut self, _text: &str) {}
 }
 
 /// The JSON-lines event log (`--events`): one object per event with `type` and `t`.

@@ -209,7 +209,7 @@ where
         };
         self.perform(Action::Say {
             request,
-            detail: None,
+            explanation: None,
         })
         .await?;
         Ok(Ok(Done::said("said")))

@@ -84,7 +84,7 @@ pub struct Args {
     #[arg(long, value_parser = parse_robot_color)]
     robot: Option<RobotColor>,
     /// Language of the robot's voice: en, ru or uk; overrides `sounds.language`.
-    #[arg(long, value_parser = language)]
+    #[arg(long)]
     language: Option<Language>,
     /// Variant to play; overrides `game.variant`.
     #[arg(long)]
@@ -127,13 +127,6 @@ fn parse_robot_color(text: &str) -> Result<RobotColor, String> {
             .map(RobotColor::Fixed)
             .ok_or_else(|| format!("{text:?}: expected white, black or alternate")),
     }
-}
-
-fn language(text: &str) -> Result<Language, String> {
-    Language::ALL
-        .into_iter()
-        .find(|l| l.code() == text)
-        .ok_or_else(|| format!("{text:?}: expected en, ru or uk"))
 }
 
 fn probability(text: &str) -> Result<f64, String> {

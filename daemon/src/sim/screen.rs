@@ -66,10 +66,7 @@ impl Observer for Screen {
         Ok(())
     }
 
-    fn spoke(&mut self, text: &str, detail: Option<&str>) {
+    fn spoke(&mut self, text: &str) {
         self.line(&format!("robot says: {text}"));
-        if let Some(detail) = detail {
-            self.line(&format!("            ({detail})"));
-        }
     }
 }

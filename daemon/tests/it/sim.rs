@@ -778,3 +778,80 @@ fn a_bad_visitor_line_is_refused_with_its_number_from_a_script_or_stdin() {
         }
     }
 }
+
+/// The words of a spoken text without punctuation ("f4," is "f4").
+fn spoken_words(text: &str) -> Vec<&str> {
+    text.split(|c: char| c.is_whitespace() || ",.:?!—".contains(c))
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+fn names<'a>(entry: &'a Value, key: &str) -> Vec<&'a str> {
+    entry[key]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn every_mistake_and_mismatch_is_said_with_its_squares_in_every_language() {
+    for (language, alphabet) in [("en", 'a'..='z'), ("ru", 'а'..='я'), ("uk", 'а'..='я')] {
+        let (_, log) = run_sim(&[
+            "--fast",
+            "--games",
+            "3",
+            "--mistakes",
+            "0.5",
+            "--faults",
+            "0.1",
+            "--seed",
+            "11",
+            "--language",
+            language,
+        ]);
+        let mut checked = 0;
+        for (i, entry) in log.iter().enumerate() {
+            let squares = match kind(entry) {
+                "visitor_mistake" => [names(entry, "remove"), names(entry, "place")].concat(),
+                "board_mismatch" => [names(entry, "missing"), names(entry, "extra")].concat(),
+                _ => continue,
+            };
+            // The voice line follows at the same moment, and says every square.
+            let voice = log[i + 1..]
+                .iter()
+                .take_while(|e| e["t"] == entry["t"])
+                .find(|e| kind(e) == "voice")
+                .unwrap_or_else(|| panic!("{language}: nothing said after {entry}"));
+            let text = voice["text"].as_str().unwrap();
+            let words = spoken_words(text);
+            for square in &squares {
+                assert!(
+                    words.contains(square),
+                    "{language}: {square} not in {text:?}"
+                );
+            }
+            if let Some(message) = entry["message"].as_str() {
+                assert!(
+                    text.ends_with(message),
+                    "{language}: {message:?} not in {text:?}"
+                );
+                // In the robot's language: its first letter is of the language's alphabet.
+                let first = message
+                    .chars()
+                    .next()
+                    .unwrap()
+                    .to_lowercase()
+                    .next()
+                    .unwrap();
+                assert!(alphabet.contains(&first), "{language}: {message:?}");
+            }
+            checked += usize::from(!squares.is_empty());
+        }
+        assert!(
+            checked > 20,
+            "{language}: only {checked} mistakes with squares"
+        );
+    }
+}

@@ -158,7 +158,7 @@ fn the_voice_returns_the_line_it_hands_to_the_speaker() {
         attitude: Attitude::Friendly,
         mistake: Some(Mistake::CapturesNotRemoved),
     };
-    let line = voice.speak(&request).unwrap();
+    let line = voice.speak(&request, None).unwrap().line;
     assert_eq!(line.language, Language::Ukrainian);
     assert_eq!(line.mistake, Some(Mistake::CapturesNotRemoved));
     let reported = voice.speaker().reports().try_recv().unwrap();
@@ -168,5 +168,8 @@ fn the_voice_returns_the_line_it_hands_to_the_speaker() {
         language: Language::English,
         ..settings
     });
-    assert_eq!(voice.speak(&request).unwrap().language, Language::English);
+    assert_eq!(
+        voice.speak(&request, None).unwrap().line.language,
+        Language::English
+    );
 }

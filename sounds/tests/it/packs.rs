@@ -1,15 +1,16 @@
 //! The bundled packs are complete, consistent and playable.
 
 use std::collections::BTreeSet;
-use std::fs::{self, File};
+use std::fs;
 use std::path::Path;
 
 use emotions::{Attitude, Category, LineRequest, Mistake};
-use rodio::{Decoder, Source};
 use sounds::{Language, Library};
 
+use crate::audio::decode;
+
 /// Every reason, so a new `Mistake` without lines fails here: `position` stops compiling.
-const MISTAKES: [Mistake; 7] = Mistake::ALL;
+const MISTAKES: [Mistake; 10] = Mistake::ALL;
 
 fn position(mistake: Mistake) -> usize {
     match mistake {
@@ -20,6 +21,9 @@ fn position(mistake: Mistake) -> usize {
         Mistake::MovedRobotPiece => 4,
         Mistake::NotAMove => 5,
         Mistake::CapturesNotRemoved => 6,
+        Mistake::NoMove => 7,
+        Mistake::PieceMissing => 8,
+        Mistake::PieceExtra => 9,
     }
 }
 
@@ -120,20 +124,6 @@ fn every_language_has_the_same_phrases() {
             "{language}"
         );
     }
-}
-
-/// Decodes a whole file; returns its duration in seconds and its peak.
-fn decode(path: &Path) -> Result<(f64, f32), String> {
-    let file = File::open(path).map_err(|e| e.to_string())?;
-    let decoder = Decoder::try_from(file).map_err(|e| e.to_string())?;
-    let rate = f64::from(decoder.sample_rate().get());
-    let channels = f64::from(decoder.channels().get());
-    let (mut samples, mut peak) = (0_u64, 0.0_f32);
-    for sample in decoder {
-        samples += 1;
-        peak = peak.max(sample.abs());
-    }
-    Ok((samples as f64 / rate / channels, peak))
 }
 
 #[test]

@@ -2,12 +2,10 @@
 
 use crate::color::Color;
 use crate::moves::Move;
-use crate::notation::{move_text, square_name};
 use crate::position::Position;
 use crate::square::{Bitboard, Square};
-use crate::variant::{CaptureChoice, Variant};
 
-use super::{fix_sentence, list, outcome};
+use super::outcome;
 
 /// Why a scan is not a legal move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,65 +106,4 @@ impl Mistake {
             place: goal - scan,
         }
     }
-
-    /// The reason and the fix, in sentences for the visitor.
-    pub fn describe(&self, variant: Variant) -> String {
-        let sq = |s| square_name(variant, s);
-        let mv = |m: &Move| move_text(variant, m);
-        let reason = match self.kind {
-            MistakeKind::MustCapture { available } => {
-                format!(
-                    "A capture is compulsory: you can take with {}.",
-                    mv(&available)
-                )
-            }
-            MistakeKind::Backwards { from, to } => format!(
-                "Men move forward only: the man on {} cannot go back to {}.",
-                sq(from),
-                sq(to)
-            ),
-            MistakeKind::RobotPieceMoved { square, robot } => format!(
-                "The piece on {} is mine: I play {robot}, you play {}.",
-                sq(square),
-                !robot
-            ),
-            MistakeKind::CaptureNotFinished { continuation } => format!(
-                "The capture is not finished: go on capturing, {}.",
-                mv(&continuation)
-            ),
-            MistakeKind::WrongCaptureChoice { tried, required } => {
-                wrong_choice(variant, &tried, &required)
-            }
-            MistakeKind::CannotGoThere { from, to } => {
-                format!("The piece on {} cannot go to {}.", sq(from), sq(to))
-            }
-            MistakeKind::PieceMissing { squares } => {
-                format!("I cannot see a piece on {}.", list(variant, squares))
-            }
-            MistakeKind::ExtraPiece { squares } => {
-                format!("There is an extra piece on {}.", list(variant, squares))
-            }
-            MistakeKind::Unclear => "I cannot make out the move.".to_owned(),
-        };
-        match fix_sentence(variant, self.remove, self.place) {
-            Some(fix) => format!("{reason} {fix}"),
-            None => reason,
-        }
-    }
-}
-
-fn wrong_choice(variant: Variant, tried: &Move, required: &Move) -> String {
-    let (tried_count, required_count) = (tried.captured().count(), required.captured().count());
-    let required_text = move_text(variant, required);
-    if required_count > tried_count {
-        return format!(
-            "You must take the most pieces: {required_text} takes {required_count}, not {tried_count}."
-        );
-    }
-    if variant.rules().capture_choice == CaptureChoice::Italian {
-        return format!(
-            "Italian rules choose this capture: {required_text} (a king captures first, then the most kings, then kings taken earliest)."
-        );
-    }
-    format!("This capture is not allowed here: play {required_text}.")
 }

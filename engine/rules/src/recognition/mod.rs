@@ -20,10 +20,9 @@ pub use verify::{ArmCheck, ArmProblem, verify_robot_move};
 
 use crate::movegen;
 use crate::moves::Move;
-use crate::notation::{move_text, square_name};
 use crate::position::{Position, Role};
 use crate::square::{Bitboard, Square};
-use crate::variant::{CaptureChoice, Variant};
+use crate::variant::CaptureChoice;
 
 /// What a scan means in a position where the visitor is to move.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,89 +46,6 @@ pub enum Recognition {
     },
     /// The scan is no legal outcome.
     Mistake(Mistake),
-}
-
-impl Recognition {
-    /// A sentence for the visitor (English; voice packs phrase the kinds in other languages).
-    pub fn describe(&self, variant: Variant) -> String {
-        match self {
-            Recognition::NoChange => "The board has not changed.".to_owned(),
-            Recognition::Move(mv) => format!("You played {}.", move_text(variant, mv)),
-            Recognition::Ambiguous(moves) => {
-                let options: Vec<String> = moves
-                    .iter()
-                    .map(|m| describe_candidate(variant, m, moves))
-                    .collect();
-                format!(
-                    "Which move was it: {}? Please take the captured pieces off the board.",
-                    options.join(" or ")
-                )
-            }
-            Recognition::CapturesNotRemoved { mv, standing } => format!(
-                "You played {}. Please take the captured {} off {}.",
-                move_text(variant, mv),
-                plural(standing.count(), "piece", "pieces"),
-                list(variant, *standing)
-            ),
-            Recognition::Mistake(mistake) => mistake.describe(variant),
-        }
-    }
-}
-
-/// A candidate move, with what tells it apart from the others.
-fn describe_candidate(variant: Variant, mv: &Move, all: &[Move]) -> String {
-    let text = move_text(variant, mv);
-    if all.iter().any(|other| other.promotes() != mv.promotes()) {
-        let crown = if mv.promotes() {
-            "crowning"
-        } else {
-            "not crowning"
-        };
-        format!("{text} ({crown})")
-    } else if mv.is_capture() {
-        format!("{text} (taking {})", list(variant, mv.captured()))
-    } else {
-        text
-    }
-}
-
-pub(crate) fn plural(n: u32, one: &'static str, many: &'static str) -> &'static str {
-    if n == 1 { one } else { many }
-}
-
-/// Square names joined for a sentence: "c3", "c3 and e5", "a1, c3 and e5".
-pub(crate) fn list(variant: Variant, squares: Bitboard) -> String {
-    let mut names: Vec<String> = squares
-        .into_iter()
-        .map(|sq| square_name(variant, sq))
-        .collect();
-    // Numbers read best in order; algebraic names already come rank by rank.
-    names.sort_by_key(|name| name.parse::<usize>().ok());
-    match names.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
-
-/// "Please take the piece off e5 and put pieces on c3 and d4.", or `None` if nothing to fix.
-pub(crate) fn fix_sentence(variant: Variant, remove: Bitboard, place: Bitboard) -> Option<String> {
-    let mut fix = Vec::new();
-    if !remove.is_empty() {
-        fix.push(format!(
-            "take the {} off {}",
-            plural(remove.count(), "piece", "pieces"),
-            list(variant, remove)
-        ));
-    }
-    if !place.is_empty() {
-        fix.push(format!(
-            "put {} on {}",
-            plural(place.count(), "a piece", "pieces"),
-            list(variant, place)
-        ));
-    }
-    (!fix.is_empty()).then(|| format!("Please {}.", fix.join(" and ")))
 }
 
 /// The occupancy a move leaves.

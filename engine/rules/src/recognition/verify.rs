@@ -4,8 +4,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::square::{Bitboard, Square};
 
-use super::{fix_sentence, outcome};
-use crate::variant::Variant;
+use super::outcome;
 
 /// One way the board can differ from the robot's intended move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,35 +48,6 @@ impl ArmCheck {
     /// Whether the board matches.
     pub fn is_ok(&self) -> bool {
         self.missing.is_empty() && self.extra.is_empty()
-    }
-
-    /// What the visitor is asked to do about it (English).
-    pub fn describe(&self, variant: Variant) -> String {
-        let cause = if self
-            .problems
-            .iter()
-            .any(|p| matches!(p, ArmProblem::PickFailed { .. }))
-        {
-            "I could not pick up my piece."
-        } else if self
-            .problems
-            .iter()
-            .any(|p| matches!(p, ArmProblem::PieceDropped { .. }))
-        {
-            "I dropped my piece on the way."
-        } else if self
-            .problems
-            .iter()
-            .any(|p| matches!(p, ArmProblem::CaptureNotCleared { .. }))
-        {
-            "I left a captured piece on the board."
-        } else {
-            "The board does not show my move."
-        };
-        match fix_sentence(variant, self.extra, self.missing) {
-            Some(fix) => format!("{cause} {fix}"),
-            None => cause.to_owned(),
-        }
     }
 }
 

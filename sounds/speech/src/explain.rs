@@ -1,0 +1,161 @@
+//! From what recognition found to what the visitor hears.
+
+use emotions::Language;
+use rules::recognition::{ArmCheck, ArmProblem, MistakeKind, Recognition};
+use rules::{Bitboard, Square, Variant};
+
+use crate::compose::{Filler, say};
+use crate::utterance::Utterance;
+use crate::vocabulary::{Count, Phrase};
+
+/// Why the visitor's press was refused and what to put right, naming the squares; `None` for
+/// a move the robot accepts.
+///
+/// The squares to clear and to fill are always said, except where the reason has just named
+/// exactly them ("A piece is missing on square f4" needs no "put a piece on f4").
+pub fn explain_recognition(
+    language: Language,
+    variant: Variant,
+    recognition: &Recognition,
+) -> Option<Utterance> {
+    let speaker = Speaker { language, variant };
+    let utterance = match recognition {
+        Recognition::Move(_) => return None,
+        Recognition::NoChange => speaker.say(Phrase::NoMove, &[]),
+        // The line before it asks for the captured pieces to be taken off, which tells the
+        // captures apart.
+        Recognition::Ambiguous(moves) => speaker.say(
+            Phrase::WhichCapture,
+            &[("captures", Filler::Captures(moves))],
+        ),
+        Recognition::CapturesNotRemoved { standing, .. } => {
+            speaker.listing(Phrase::CapturedStanding, *standing)
+        }
+        Recognition::Mistake(mistake) => {
+            let (remove, place) = (mistake.remove, mistake.place);
+            let mut out = match mistake.kind {
+                MistakeKind::MustCapture { available } => speaker.say(
+                    Phrase::MustCapture,
+                    &[("capture", Filler::Capture(&available))],
+                ),
+                MistakeKind::Backwards { from, to } => speaker.say(
+                    Phrase::Backwards,
+                    &[("from", Filler::Square(from)), ("to", Filler::Square(to))],
+                ),
+                MistakeKind::RobotPieceMoved { square, .. } => {
+                    speaker.say(Phrase::RobotPiece, &[("square", Filler::Square(square))])
+                }
+                MistakeKind::CaptureNotFinished { continuation } => speaker.say(
+                    Phrase::CaptureToTheEnd,
+                    &[("capture", Filler::Capture(&continuation))],
+                ),
+                MistakeKind::WrongCaptureChoice { required, .. } => speaker.say(
+                    Phrase::RightCapture,
+                    &[("capture", Filler::Capture(&required))],
+                ),
+                MistakeKind::CannotGoThere { from, to } => speaker.say(
+                    Phrase::CannotGoThere,
+                    &[("from", Filler::Square(from)), ("to", Filler::Square(to))],
+                ),
+                MistakeKind::PieceMissing { squares } => {
+                    let reason = speaker.listing(Phrase::PieceMissing, squares);
+                    if remove.is_empty() && place == squares {
+                        return Some(reason);
+                    }
+                    reason
+                }
+                MistakeKind::ExtraPiece { squares } => {
+                    let reason = speaker.listing(Phrase::PieceExtra, squares);
+                    if place.is_empty() && remove == squares {
+                        return Some(reason);
+                    }
+                    reason
+                }
+                // Too many changes to name a reason: the fix says it all.
+                _ => Utterance::default(),
+            };
+            out.extend(speaker.fix(remove, place));
+            out
+        }
+    };
+    Some(utterance)
+}
+
+/// What went wrong with the robot's own move and what the visitor is asked to put right.
+pub fn explain_arm_check(language: Language, variant: Variant, check: &ArmCheck) -> Utterance {
+    let speaker = Speaker { language, variant };
+    let happened = |wanted: fn(&ArmProblem) -> bool| check.problems.iter().any(wanted);
+    let cause = if happened(|p| matches!(p, ArmProblem::PickFailed { .. })) {
+        Phrase::ArmPickFailed
+    } else if happened(|p| matches!(p, ArmProblem::PieceDropped { .. })) {
+        Phrase::ArmDropped
+    } else if happened(|p| matches!(p, ArmProblem::CaptureNotCleared { .. })) {
+        Phrase::ArmLeftCapture
+    } else {
+        Phrase::ArmBoardWrong
+    };
+    let mut out = speaker.say(cause, &[]);
+    out.extend(speaker.fix(check.extra, check.missing));
+    out
+}
+
+/// The squares to clear and to fill, alone: after the operator changed the game, while the
+/// board does not show it yet.
+pub fn explain_fix(
+    language: Language,
+    variant: Variant,
+    remove: Bitboard,
+    place: Bitboard,
+) -> Utterance {
+    Speaker { language, variant }.fix(remove, place)
+}
+
+/// One language and board, so the calls above read as sentences.
+struct Speaker {
+    language: Language,
+    variant: Variant,
+}
+
+impl Speaker {
+    fn say(&self, phrase: Phrase, fillers: &[(&str, Filler<'_>)]) -> Utterance {
+        say(self.language, self.variant, phrase, fillers)
+    }
+
+    /// A phrase about a list of squares, in its form for one or for several.
+    fn listing(&self, phrase: fn(Count) -> Phrase, squares: Bitboard) -> Utterance {
+        let squares = self.in_order(squares);
+        self.say(
+            phrase(Count::of(squares.len())),
+            &[("squares", Filler::Squares(&squares))],
+        )
+    }
+
+    /// "Please take the piece off square e5. Then put a piece on square c3."
+    fn fix(&self, remove: Bitboard, place: Bitboard) -> Utterance {
+        let mut out = Utterance::default();
+        if !remove.is_empty() {
+            out.extend(self.listing(Phrase::Remove, remove));
+        }
+        if !place.is_empty() {
+            let phrase = if remove.is_empty() {
+                Phrase::Place
+            } else {
+                Phrase::PlaceThen
+            };
+            out.extend(self.listing(phrase, place));
+        }
+        out
+    }
+
+    /// Squares in the order a listener follows: numbers ascending, algebraic names rank by
+    /// rank (the order of the board's squares).
+    fn in_order(&self, squares: Bitboard) -> Vec<Square> {
+        let mut squares: Vec<Square> = squares.into_iter().collect();
+        squares.sort_by_key(|&sq| {
+            rules::notation::square_name(self.variant, sq)
+                .parse::<usize>()
+                .ok()
+        });
+        squares
+    }
+}

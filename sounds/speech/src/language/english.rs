@@ -1,0 +1,68 @@
+//! English.
+
+use super::Table;
+use crate::vocabulary::{Connective, Count, Phrase};
+
+pub(super) const TABLE: Table = Table {
+    phrase,
+    connective,
+    letter,
+};
+
+fn phrase(phrase: Phrase) -> &'static str {
+    use Count::{Many, One};
+    match phrase {
+        Phrase::MustCapture => "You can take {capture}.",
+        Phrase::Backwards => "The man on square {from} cannot go back to square {to}.",
+        Phrase::RobotPiece => "The piece on square {square} is mine.",
+        Phrase::CaptureToTheEnd => "Capture to the end: {capture}.",
+        Phrase::RightCapture => "The right capture is {capture}.",
+        Phrase::CannotGoThere => "The piece on square {from} cannot go to square {to}.",
+        Phrase::PieceMissing(One) => "A piece is missing on square {squares}.",
+        Phrase::PieceMissing(Many) => "Pieces are missing on squares {squares}.",
+        Phrase::PieceExtra(One) => "There is an extra piece on square {squares}.",
+        Phrase::PieceExtra(Many) => "There are extra pieces on squares {squares}.",
+        Phrase::CapturedStanding(One) => "The captured piece is on square {squares}.",
+        Phrase::CapturedStanding(Many) => "The captured pieces are on squares {squares}.",
+        Phrase::WhichCapture => "Which capture was it: {captures}?",
+        Phrase::NoMove => "Make your move, then press the button.",
+        Phrase::Remove(One) => "Please take the piece off square {squares}.",
+        Phrase::Remove(Many) => "Please take the pieces off squares {squares}.",
+        Phrase::Place(One) => "Please put a piece on square {squares}.",
+        Phrase::Place(Many) => "Please put pieces on squares {squares}.",
+        Phrase::PlaceThen(One) => "Then put a piece on square {squares}.",
+        Phrase::PlaceThen(Many) => "Then put pieces on squares {squares}.",
+        Phrase::ArmPickFailed => "I could not pick up my piece.",
+        Phrase::ArmDropped => "I dropped my piece on the way.",
+        Phrase::ArmLeftCapture => "I left a captured piece on the board.",
+        Phrase::ArmBoardWrong => "The pieces are not where my move left them.",
+    }
+}
+
+fn connective(connective: Connective) -> &'static str {
+    match connective {
+        Connective::From => "from square",
+        Connective::Over => "over",
+        Connective::To => "to square",
+        Connective::And => "and",
+        Connective::Or => "or",
+    }
+}
+
+fn letter(letter: char) -> &'static str {
+    match letter {
+        'a' => "ay",
+        'b' => "bee",
+        'c' => "see",
+        'd' => "dee",
+        'e' => "ee",
+        'f' => "ef",
+        'g' => "gee",
+        'h' => "aitch",
+        'i' => "eye",
+        'j' => "jay",
+        'k' => "kay",
+        'l' => "el",
+        _ => unreachable!("boards have at most 12 files"),
+    }
+}

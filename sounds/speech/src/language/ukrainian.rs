@@ -1,0 +1,72 @@
+//! Ukrainian. The visitor is addressed as «ви»; the robot speaks of itself in the masculine.
+//! Square names stay in the nominative after «поле» in any case («на полі f4», «з поля 32»,
+//! «на полях c5 та d6»). Lists join with «та», which needs no euphonic alternation (і/й)
+//! whatever sound the square's name ends or begins with.
+
+use super::Table;
+use crate::vocabulary::{Connective, Count, Phrase};
+
+pub(super) const TABLE: Table = Table {
+    phrase,
+    connective,
+    letter,
+};
+
+fn phrase(phrase: Phrase) -> &'static str {
+    use Count::{Many, One};
+    match phrase {
+        Phrase::MustCapture => "Можна бити {capture}.",
+        Phrase::Backwards => "Шашка з поля {from} не може ходити назад на поле {to}.",
+        Phrase::RobotPiece => "Шашка на полі {square} — моя.",
+        Phrase::CaptureToTheEnd => "Бийте до кінця: {capture}.",
+        Phrase::RightCapture => "Правильне взяття: {capture}.",
+        Phrase::CannotGoThere => "Шашка з поля {from} не може піти на поле {to}.",
+        Phrase::PieceMissing(One) => "Бракує шашки на полі {squares}.",
+        Phrase::PieceMissing(Many) => "Бракує шашок на полях {squares}.",
+        Phrase::PieceExtra(One) => "Зайва шашка на полі {squares}.",
+        Phrase::PieceExtra(Many) => "Зайві шашки на полях {squares}.",
+        Phrase::CapturedStanding(One) => "Побита шашка стоїть на полі {squares}.",
+        Phrase::CapturedStanding(Many) => "Побиті шашки стоять на полях {squares}.",
+        Phrase::WhichCapture => "Яке це було взяття: {captures}?",
+        Phrase::NoMove => "Зробіть хід, а потім натисніть кнопку.",
+        Phrase::Remove(One) => "Приберіть, будь ласка, шашку з поля {squares}.",
+        Phrase::Remove(Many) => "Приберіть, будь ласка, шашки з полів {squares}.",
+        Phrase::Place(One) => "Поставте, будь ласка, шашку на поле {squares}.",
+        Phrase::Place(Many) => "Поставте, будь ласка, шашки на поля {squares}.",
+        Phrase::PlaceThen(One) => "Потім поставте шашку на поле {squares}.",
+        Phrase::PlaceThen(Many) => "Потім поставте шашки на поля {squares}.",
+        Phrase::ArmPickFailed => "Я не зміг підняти свою шашку.",
+        Phrase::ArmDropped => "Я впустив свою шашку дорогою.",
+        Phrase::ArmLeftCapture => "Я залишив на дошці побиту шашку.",
+        Phrase::ArmBoardWrong => "Шашки стоять не так, як після мого ходу.",
+    }
+}
+
+fn connective(connective: Connective) -> &'static str {
+    match connective {
+        Connective::From => "з поля",
+        Connective::Over => "через",
+        Connective::To => "на поле",
+        Connective::And => "та",
+        Connective::Or => "чи",
+    }
+}
+
+/// The letter names Ukrainian draughts and chess players use for the files.
+fn letter(letter: char) -> &'static str {
+    match letter {
+        'a' => "а",
+        'b' => "бе",
+        'c' => "це",
+        'd' => "де",
+        'e' => "е",
+        'f' => "еф",
+        'g' => "же",
+        'h' => "аш",
+        'i' => "і",
+        'j' => "жі",
+        'k' => "ка",
+        'l' => "ель",
+        _ => unreachable!("boards have at most 12 files"),
+    }
+}

@@ -1,0 +1,175 @@
+//! The words the robot builds sentences from, by name: phrases with slots and the connectives
+//! that join squares. Each language writes them out in `language/`.
+
+use crate::utterance::FragmentId;
+
+/// Whether a list slot holds one square or several: the words around it agree with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Count {
+    One,
+    Many,
+}
+
+impl Count {
+    pub(crate) fn of(n: usize) -> Count {
+        if n == 1 { Count::One } else { Count::Many }
+    }
+
+    fn suffix(self) -> &'static str {
+        match self {
+            Count::One => "one",
+            Count::Many => "many",
+        }
+    }
+}
+
+/// A sentence pattern with slots (`{from}`, `{squares}`, `{capture}`...), written once per
+/// language in `language/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phrase {
+    /// A quiet move while a capture was compulsory: `{capture}` is one that was available.
+    MustCapture,
+    /// A man moved back from `{from}` to `{to}`.
+    Backwards,
+    /// The robot's piece on `{square}` was moved.
+    RobotPiece,
+    /// The capture stopped early: `{capture}` is the whole of it.
+    CaptureToTheEnd,
+    /// Another capture than the rules choose: `{capture}` is the one they choose.
+    RightCapture,
+    /// A piece from `{from}` went to `{to}`, where it cannot go.
+    CannotGoThere,
+    /// Pieces are gone from `{squares}`.
+    PieceMissing(Count),
+    /// Pieces appeared on `{squares}`.
+    PieceExtra(Count),
+    /// Captured pieces still stand on `{squares}`.
+    CapturedStanding(Count),
+    /// The board fits several moves: `{captures}`.
+    WhichCapture,
+    /// A press with no move.
+    NoMove,
+    /// Clear `{squares}`.
+    Remove(Count),
+    /// Put pieces on `{squares}`, as the only fix.
+    Place(Count),
+    /// Put pieces on `{squares}`, after clearing others.
+    PlaceThen(Count),
+    /// The arm did not pick up its piece.
+    ArmPickFailed,
+    /// The arm dropped its piece.
+    ArmDropped,
+    /// The arm left a captured piece standing.
+    ArmLeftCapture,
+    /// The board differs from the robot's move in another way.
+    ArmBoardWrong,
+}
+
+impl Phrase {
+    /// Every phrase, for the fragment catalogue.
+    pub(crate) fn all() -> Vec<Phrase> {
+        let mut all = vec![
+            Phrase::MustCapture,
+            Phrase::Backwards,
+            Phrase::RobotPiece,
+            Phrase::CaptureToTheEnd,
+            Phrase::RightCapture,
+            Phrase::CannotGoThere,
+            Phrase::WhichCapture,
+            Phrase::NoMove,
+            Phrase::ArmPickFailed,
+            Phrase::ArmDropped,
+            Phrase::ArmLeftCapture,
+            Phrase::ArmBoardWrong,
+        ];
+        for count in [Count::One, Count::Many] {
+            all.extend([
+                Phrase::PieceMissing(count),
+                Phrase::PieceExtra(count),
+                Phrase::CapturedStanding(count),
+                Phrase::Remove(count),
+                Phrase::Place(count),
+                Phrase::PlaceThen(count),
+            ]);
+        }
+        all
+    }
+
+    /// The phrase's name, the stem of its fragments' ids.
+    pub(crate) fn id(self) -> String {
+        let (stem, count) = match self {
+            Phrase::MustCapture => ("must_capture", None),
+            Phrase::Backwards => ("backwards", None),
+            Phrase::RobotPiece => ("robot_piece", None),
+            Phrase::CaptureToTheEnd => ("capture_to_the_end", None),
+            Phrase::RightCapture => ("right_capture", None),
+            Phrase::CannotGoThere => ("cannot_go_there", None),
+            Phrase::PieceMissing(count) => ("piece_missing", Some(count)),
+            Phrase::PieceExtra(count) => ("piece_extra", Some(count)),
+            Phrase::CapturedStanding(count) => ("captured_standing", Some(count)),
+            Phrase::WhichCapture => ("which_capture", None),
+            Phrase::NoMove => ("no_move", None),
+            Phrase::Remove(count) => ("remove", Some(count)),
+            Phrase::Place(count) => ("place", Some(count)),
+            Phrase::PlaceThen(count) => ("place_then", Some(count)),
+            Phrase::ArmPickFailed => ("arm.pick_failed", None),
+            Phrase::ArmDropped => ("arm.dropped", None),
+            Phrase::ArmLeftCapture => ("arm.left_capture", None),
+            Phrase::ArmBoardWrong => ("arm.board_wrong", None),
+        };
+        match count {
+            Some(count) => format!("{stem}.{}", count.suffix()),
+            None => stem.to_owned(),
+        }
+    }
+}
+
+/// The words that join the parts of lists and moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Connective {
+    /// Before a capture's or move's first square: "from square".
+    From,
+    /// Before a capture's captured squares: "over".
+    Over,
+    /// Before a move's destination: "to square".
+    To,
+    /// Before a list's last item: "and".
+    And,
+    /// Between alternatives: "or".
+    Or,
+}
+
+impl Connective {
+    pub(crate) const ALL: [Connective; 5] = [
+        Connective::From,
+        Connective::Over,
+        Connective::To,
+        Connective::And,
+        Connective::Or,
+    ];
+
+    pub(crate) fn id(self) -> FragmentId {
+        let id = match self {
+            Connective::From => "move.from",
+            Connective::Over => "move.over",
+            Connective::To => "move.to",
+            Connective::And => "and",
+            Connective::Or => "or",
+        };
+        FragmentId::new(id.to_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phrase_ids_are_unique() {
+        let mut ids: Vec<String> = Phrase::all().into_iter().map(Phrase::id).collect();
+        let count = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), count);
+    }
+}

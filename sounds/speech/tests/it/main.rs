@@ -1,0 +1,4 @@
+//! The speech crate's integration tests, one binary.
+
+mod catalogue;
+mod explanations;
