@@ -24,6 +24,8 @@ pub enum Category {
     SelfBlunder,
     /// The robot captures.
     Capture,
+    /// The arm made the robot's move: the move is said, if the settings want it.
+    RobotMove,
     /// The visitor captured the robot's pieces.
     LostPiece,
     /// The win probability changed in a way the robot's search did not foresee.
@@ -50,7 +52,7 @@ pub enum Category {
 
 impl Category {
     /// Every category, in the order the docs list them.
-    pub const ALL: [Category; 17] = [
+    pub const ALL: [Category; 18] = [
         Category::GameStart,
         Category::Thinking,
         Category::GoodMoveSelf,
@@ -58,6 +60,7 @@ impl Category {
         Category::OpponentBlunder,
         Category::SelfBlunder,
         Category::Capture,
+        Category::RobotMove,
         Category::LostPiece,
         Category::Surprise,
         Category::IllegalMove,
@@ -71,11 +74,13 @@ impl Category {
     ];
 
     /// Whether a line of this category is said every time, ignoring chance, cooldowns and the
-    /// gap: the visitor must learn that the game ended or what to correct, or the game stalls.
+    /// gap: the visitor must learn that the game ended or what to correct, or the game stalls,
+    /// and the robot's move is said after every move once the settings ask for it.
     pub fn always_speaks(self) -> bool {
         matches!(
             self,
             Category::IllegalMove
+                | Category::RobotMove
                 | Category::MustCapture
                 | Category::FixBoard
                 | Category::Win
@@ -94,6 +99,7 @@ impl Category {
             Category::OpponentBlunder => "opponent_blunder",
             Category::SelfBlunder => "self_blunder",
             Category::Capture => "capture",
+            Category::RobotMove => "robot_move",
             Category::LostPiece => "lost_piece",
             Category::Surprise => "surprise",
             Category::IllegalMove => "illegal_move",

@@ -53,6 +53,7 @@
 //! | 1 | Game ends in a draw | neutral | neutral | `draw` (always) |
 //! | 2 | Visitor breaks a rule | surprised 0.75 | disgusted 0.75 | `illegal_move` with the reason, or `must_capture` (always) |
 //! | 2 | ...again within 60 s | surprised 1 | angry 1 | as above |
+//! | – | The arm made the robot's move | unchanged | unchanged | `robot_move` with the move, when `announce_moves` asks (always) |
 //! | – | The button pressed before any move | unchanged | unchanged | `illegal_move` with `no_move` (always) |
 //! | – | Captured pieces left on the board, a piece missing or extra, or the board disagrees after the arm moved | unchanged | unchanged | `fix_board`, with the reason where the visitor's press showed it (always) |
 //! | 3 | `surprise >= 0.25` (full at 0.5): the search did not foresee the value | surprised for 2 s, then the matching row below | same | see the line rules below |
@@ -100,6 +101,7 @@
 //! | No game | centre | up |
 #![warn(missing_docs)]
 
+mod announce;
 mod attention;
 mod attitude;
 mod blink;
@@ -122,6 +124,7 @@ mod signals;
 mod strength;
 mod voice;
 
+pub use announce::AnnounceMoves;
 pub use attitude::{Attitude, UnknownAttitude};
 pub use category::Category;
 pub use emotion::{Emotion, Expression};

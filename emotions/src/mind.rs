@@ -191,7 +191,12 @@ impl Mind {
             Input::ArmDone => {
                 self.arm_moving = false;
                 self.last_seen = now;
-                None
+                let s = &self.settings;
+                if s.announce_moves.applies(s.attitude) {
+                    self.say(Category::RobotMove, 1.0, None, now)
+                } else {
+                    None
+                }
             }
             Input::BoardMismatch => self.say(Category::FixBoard, 1.0, None, now),
             Input::GameOver(outcome) => self.game_over(outcome, now),

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::announce::AnnounceMoves;
 use crate::attitude::Attitude;
 use crate::category::Category;
 use crate::millis::Millis;
@@ -16,6 +17,8 @@ use crate::millis::Millis;
 pub struct Settings {
     /// Friend or rival.
     pub attitude: Attitude,
+    /// When the robot says its own moves aloud.
+    pub announce_moves: AnnounceMoves,
     /// How the continuous state moves and fades.
     pub mood: MoodSettings,
     /// What each event does to the continuous state.
@@ -306,6 +309,7 @@ impl Cooldowns {
             Category::Idle => self.idle,
             Category::Goodbye => self.goodbye,
             Category::IllegalMove
+            | Category::RobotMove
             | Category::MustCapture
             | Category::FixBoard
             | Category::Win

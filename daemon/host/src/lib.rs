@@ -472,7 +472,9 @@ impl Host {
         let check = recognition::verify_robot_move(before, mv, scan);
         if check.is_ok() {
             out.push(Action::Log(LogEvent::ArmDone));
-            self.feel(Input::ArmDone, now, out);
+            // Said only when the settings want the robot's moves announced (the model asks).
+            let announcement = speech::explain_robot_move(self.language, self.variant, mv);
+            self.feel_explaining(Input::ArmDone, Some(announcement), now, out);
             self.after_robot_move(now, out);
             return;
         }

@@ -364,3 +364,59 @@ fn a_game_the_robots_last_move_ended_resumes_until_the_arm_made_it() {
     assert_eq!(host.snapshot(), None, "and leaves the journal");
     assert_ne!(before.occupied(), after.occupied());
 }
+
+/// What the host asks to be said once the arm made the robot's reply to c3-d4 (f6-g5).
+fn said_after_the_robots_move(settings: Settings) -> Option<(emotions::Category, String)> {
+    let mut host = Host::new(
+        Variant::Russian,
+        RobotColor::Alternate,
+        Mind::new(settings, 1),
+    );
+    host.handle(
+        Event::Scan(Position::new(Variant::Russian).occupied()),
+        Millis(0),
+    );
+    play(&mut host, "c3-d4", 1_000);
+    let position = *host.game().position();
+    let mv = notation::parse_move(&position, "f6-g5").unwrap();
+    let reply = SearchReply {
+        mv,
+        v: 0.5,
+        pv: vec![mv],
+        think_ms: 10,
+    };
+    host.handle(Event::SearchDone(reply), Millis(2_000));
+    let actions = host.handle(Event::ArmDone(outcome(&position, &mv)), Millis(6_000));
+    actions.into_iter().find_map(|a| match a {
+        Action::Say {
+            request,
+            explanation,
+        } => Some((
+            request.category,
+            explanation.map(|e| e.text()).unwrap_or_default(),
+        )),
+        _ => None,
+    })
+}
+
+#[test]
+fn the_robot_says_its_move_as_the_settings_ask() {
+    use emotions::{AnnounceMoves, Attitude, Category};
+    let with = |attitude, announce_moves| Settings {
+        attitude,
+        announce_moves,
+        ..Settings::default()
+    };
+    let announced = Some((
+        Category::RobotMove,
+        "I moved from square f6 to square g5.".to_owned(),
+    ));
+    // By default a friend says its moves and a rival keeps the visitor guessing.
+    assert_eq!(said_after_the_robots_move(Settings::default()), announced);
+    let rival = with(Attitude::Rival, AnnounceMoves::default());
+    assert_eq!(said_after_the_robots_move(rival), None);
+    let always = with(Attitude::Rival, AnnounceMoves::Always);
+    assert_eq!(said_after_the_robots_move(always), announced);
+    let never = with(Attitude::Friendly, AnnounceMoves::Never);
+    assert_eq!(said_after_the_robots_move(never), None);
+}

@@ -38,13 +38,17 @@ fn friendly_robot_praises_a_strong_move_and_wins() {
         0 happy
         0 say game_start
         6100 say thinking
+        12000 say robot_move
         16200 neutral
         23000 happy
         23000 say opponent_strong_move
+        26000 say robot_move
         43000 surprised
         43000 say opponent_blunder
         45000 happy
+        46000 say robot_move
         60100 say thinking
+        65000 say robot_move
         66000 say win
         86000 say goodbye
         111000 say idle
@@ -103,12 +107,15 @@ fn friendly_robot_fears_its_own_blunder_and_is_sad_to_lose() {
         0 happy
         0 say game_start
         5100 say thinking
+        11000 say robot_move
         16800 neutral
         23000 afraid
+        26000 say robot_move
         27000 sad
         40000 say lost_piece
         43000 surprised
         45000 afraid
+        46000 say robot_move
         49000 sad
         50000 say loss
         70000 say goodbye
@@ -212,6 +219,7 @@ fn head_and_eyes_follow_the_turn() {
         7600 look board down
         9500 say capture
         12000 look visitor up
+        12000 say robot_move
         20000 say fix_board
         30000 neutral
         30000 say draw

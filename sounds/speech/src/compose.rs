@@ -16,6 +16,8 @@ pub(crate) enum Filler<'a> {
     Squares(&'a [Square]),
     /// `{capture}`: "from square c3 over d4".
     Capture(&'a Move),
+    /// `{route}`: "from square c3 to square e5", captures or not.
+    Route(&'a Move),
     /// `{captures}`: captures joined with "or".
     Captures(&'a [Move]),
 }
@@ -113,6 +115,7 @@ fn fill(language: Language, variant: Variant, filler: &Filler<'_>) -> Utterance 
             Connective::And,
         ),
         Filler::Capture(mv) => move_utterance(language, variant, mv),
+        Filler::Route(mv) => route_utterance(language, variant, mv),
         Filler::Captures(moves) => joined(
             language,
             moves.iter().map(|mv| move_utterance(language, variant, mv)),
@@ -148,6 +151,15 @@ fn move_utterance(language: Language, variant: Variant, mv: &Move) -> Utterance 
         out.extend(connective(language, Connective::To));
         out.extend(square_utterance(variant, mv.to()));
     }
+    out
+}
+
+/// "from square c3 to square e5".
+fn route_utterance(language: Language, variant: Variant, mv: &Move) -> Utterance {
+    let mut out = connective(language, Connective::From);
+    out.extend(square_utterance(variant, mv.from()));
+    out.extend(connective(language, Connective::To));
+    out.extend(square_utterance(variant, mv.to()));
     out
 }
 

@@ -2,7 +2,7 @@
 
 use emotions::Language;
 use rules::recognition::{ArmCheck, ArmProblem, MistakeKind, Recognition};
-use rules::{Bitboard, Square, Variant};
+use rules::{Bitboard, Move, Square, Variant};
 
 use crate::compose::{Filler, say};
 use crate::utterance::Utterance;
@@ -97,6 +97,24 @@ pub fn explain_arm_check(language: Language, variant: Variant, check: &ArmCheck)
     let mut out = speaker.say(cause, &[]);
     out.extend(speaker.fix(check.extra, check.missing));
     out
+}
+
+/// The move the robot's arm just made, for a visitor who did not watch it: "I moved from
+/// square c5 to square g5 and took your pieces on squares d6 and f6."
+pub fn explain_robot_move(language: Language, variant: Variant, mv: &Move) -> Utterance {
+    let speaker = Speaker { language, variant };
+    if mv.is_capture() {
+        let captured = mv.captures_in_order(variant.geometry());
+        speaker.say(
+            Phrase::RobotCaptured(Count::of(captured.len())),
+            &[
+                ("route", Filler::Route(mv)),
+                ("squares", Filler::Squares(&captured)),
+            ],
+        )
+    } else {
+        speaker.say(Phrase::RobotMoved, &[("route", Filler::Route(mv))])
+    }
 }
 
 /// The squares to clear and to fill, alone: after the operator changed the game, while the

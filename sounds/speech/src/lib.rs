@@ -26,5 +26,5 @@ mod utterance;
 mod vocabulary;
 
 pub use catalogue::{Fragment, fragments};
-pub use explain::{explain_arm_check, explain_fix, explain_recognition};
+pub use explain::{explain_arm_check, explain_fix, explain_recognition, explain_robot_move};
 pub use utterance::{FragmentId, Gap, Utterance, Word};

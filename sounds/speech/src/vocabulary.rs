@@ -55,6 +55,10 @@ pub(crate) enum Phrase {
     Place(Count),
     /// Put pieces on `{squares}`, after clearing others.
     PlaceThen(Count),
+    /// The robot's move: `{route}`.
+    RobotMoved,
+    /// The robot's capture: `{route}`, taking `{squares}`.
+    RobotCaptured(Count),
     /// The arm did not pick up its piece.
     ArmPickFailed,
     /// The arm dropped its piece.
@@ -77,6 +81,7 @@ impl Phrase {
             Phrase::CannotGoThere,
             Phrase::WhichCapture,
             Phrase::NoMove,
+            Phrase::RobotMoved,
             Phrase::ArmPickFailed,
             Phrase::ArmDropped,
             Phrase::ArmLeftCapture,
@@ -90,6 +95,7 @@ impl Phrase {
                 Phrase::Remove(count),
                 Phrase::Place(count),
                 Phrase::PlaceThen(count),
+                Phrase::RobotCaptured(count),
             ]);
         }
         all
@@ -112,6 +118,8 @@ impl Phrase {
             Phrase::Remove(count) => ("remove", Some(count)),
             Phrase::Place(count) => ("place", Some(count)),
             Phrase::PlaceThen(count) => ("place_then", Some(count)),
+            Phrase::RobotMoved => ("robot_moved", None),
+            Phrase::RobotCaptured(count) => ("robot_captured", Some(count)),
             Phrase::ArmPickFailed => ("arm.pick_failed", None),
             Phrase::ArmDropped => ("arm.dropped", None),
             Phrase::ArmLeftCapture => ("arm.left_capture", None),

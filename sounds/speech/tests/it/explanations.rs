@@ -5,7 +5,7 @@ use emotions::Language;
 use proptest::prelude::*;
 use rules::recognition::{Recognition, outcome, recognize, verify_robot_move};
 use rules::{Bitboard, Position, Variant, fen, notation};
-use speech::{Utterance, explain_arm_check, explain_recognition, fragments};
+use speech::{Utterance, explain_arm_check, explain_recognition, explain_robot_move, fragments};
 use testkit::Lcg;
 
 fn position(variant: Variant, text: &str) -> Position {
@@ -71,7 +71,12 @@ fn every_case_reads_as_written_in_every_language() {
             panic!("expected 3 fields: {}", case[0])
         };
         for language in Language::ALL {
-            let said = if kind == "arm" {
+            let said = if kind == "robot" {
+                let variant = Variant::Russian;
+                let before = position(variant, fen_text);
+                let mv = notation::parse_move(&before, third).unwrap();
+                explain_robot_move(language, variant, &mv)
+            } else if kind == "arm" {
                 let variant = Variant::Russian;
                 let before = position(variant, fen_text);
                 let mv = notation::parse_move(&before, third).unwrap();
