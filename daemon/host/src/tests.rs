@@ -2,7 +2,7 @@
 
 use emotions::{Millis, Mind, Settings};
 use rules::recognition::outcome;
-use rules::{Bitboard, Color, Position, Variant, notation};
+use rules::{Bitboard, Color, Move, Position, Variant, notation};
 
 use super::{Action, Event, Host, LogEvent, MistakeReason, RobotColor, SearchReply, Waiting};
 
@@ -28,6 +28,18 @@ pub(super) fn play(host: &mut Host, text: &str, t: u64) -> Vec<Action> {
     let position = *host.game().position();
     let mv = notation::parse_move(&position, text).unwrap();
     host.handle(Event::Button(outcome(&position, &mv)), Millis(t))
+}
+
+/// The search's answer `text` in `position`, with an even value.
+fn reply(position: &Position, text: &str) -> (Move, SearchReply) {
+    let mv = notation::parse_move(position, text).unwrap();
+    let reply = SearchReply {
+        mv,
+        v: 0.5,
+        pv: vec![mv],
+        think_ms: 10,
+    };
+    (mv, reply)
 }
 
 pub(super) fn started() -> Host {
@@ -73,13 +85,7 @@ fn a_legal_move_asks_for_a_search_then_the_arm_moves() {
     assert_eq!(host.waiting_for(), Waiting::Robot);
 
     let position = *host.game().position();
-    let mv = notation::parse_move(&position, "f6-g5").unwrap();
-    let reply = SearchReply {
-        mv,
-        v: 0.5,
-        pv: vec![mv],
-        think_ms: 10,
-    };
+    let (mv, reply) = reply(&position, "f6-g5");
     let actions = host.handle(Event::SearchDone(reply), Millis(2_000));
     assert!(actions.iter().any(|a| matches!(a, Action::MoveArm { .. })));
     let actions = host.handle(Event::ArmDone(outcome(&position, &mv)), Millis(6_000));
@@ -378,13 +384,7 @@ fn said_after_the_robots_move(settings: Settings) -> Option<(emotions::Category,
     );
     play(&mut host, "c3-d4", 1_000);
     let position = *host.game().position();
-    let mv = notation::parse_move(&position, "f6-g5").unwrap();
-    let reply = SearchReply {
-        mv,
-        v: 0.5,
-        pv: vec![mv],
-        think_ms: 10,
-    };
+    let (mv, reply) = reply(&position, "f6-g5");
     host.handle(Event::SearchDone(reply), Millis(2_000));
     let actions = host.handle(Event::ArmDone(outcome(&position, &mv)), Millis(6_000));
     actions.into_iter().find_map(|a| match a {

@@ -1,10 +1,11 @@
 //! Helpers shared by the engine crates' integration tests: a reproducible generator, random
-//! games and positions, and the Python virtual environments of the oracle tests.
+//! games and positions, boards written as changes, and the Python virtual environments of the oracle tests.
 //!
 //! A crate rather than a `tests/support` module per crate, so the rules', search's and
 //! network's tests share one copy.
 #![warn(missing_docs)]
 
+pub mod board;
 pub mod onnx;
 pub mod python;
 

@@ -4,8 +4,10 @@
 
 use emotions::{Attitude, Category, LineRequest, Mistake};
 use rules::recognition::{Recognition, outcome, recognize, verify_robot_move};
-use rules::{Bitboard, Position, Variant, fen, notation};
+use rules::{Bitboard, Variant, notation};
 use sounds::{Language, Library, Saying, SoundSettings, Speaker, Voice};
+
+use testkit::board::{changed, position};
 
 use crate::audio::decode;
 
@@ -99,32 +101,13 @@ const CASES: [(Variant, &str, &str, &str, Option<Mistake>); 13] = [
     ),
 ];
 
-fn changed(variant: Variant, before: Bitboard, changes: &str) -> Bitboard {
-    changes
-        .split_whitespace()
-        .filter(|c| *c != "=")
-        .fold(before, |board, change| {
-            let (sign, name) = change.split_at(1);
-            let sq = notation::parse_square(variant, name).unwrap();
-            if sign == "-" {
-                board.without(sq)
-            } else {
-                board.with(sq)
-            }
-        })
-}
-
 /// The explanation, the squares it must name, and the line request the host makes.
 fn situation(
     language: Language,
     case: &(Variant, &str, &str, &str, Option<Mistake>),
 ) -> (speech::Utterance, Vec<String>, Category, Option<Mistake>) {
     let (variant, fen_text, arm_move, changes, mistake) = *case;
-    let position = if fen_text == "start" {
-        Position::new(variant)
-    } else {
-        fen::parse(variant, fen_text).unwrap()
-    };
+    let position = position(variant, fen_text);
     let names = |squares: Bitboard| -> Vec<String> {
         squares
             .into_iter()

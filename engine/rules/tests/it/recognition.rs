@@ -7,30 +7,7 @@ use rules::recognition::{
 use rules::{Bitboard, Position, Variant, fen, notation};
 
 use testkit::Lcg;
-
-fn position(variant: Variant, text: &str) -> Position {
-    if text == "start" {
-        Position::new(variant)
-    } else {
-        fen::parse(variant, text).unwrap_or_else(|e| panic!("{text}: {e}"))
-    }
-}
-
-/// Applies "-c3 +d4" changes to an occupancy.
-fn scan(variant: Variant, before: Bitboard, changes: &str) -> Bitboard {
-    changes
-        .split_whitespace()
-        .filter(|c| *c != "=")
-        .fold(before, |board, change| {
-            let (sign, name) = change.split_at(1);
-            let sq = notation::parse_square(variant, name).unwrap();
-            match sign {
-                "-" => board.without(sq),
-                "+" => board.with(sq),
-                _ => panic!("bad change {change}"),
-            }
-        })
-}
+use testkit::board::{changed as scan, position};
 
 /// The cases of `sounds/speech/tests/data/explanations.txt` are said there in every
 /// language; here, that each mistake's fix leads to a legal board.

@@ -4,33 +4,10 @@
 use emotions::Language;
 use proptest::prelude::*;
 use rules::recognition::{Recognition, outcome, recognize, verify_robot_move};
-use rules::{Bitboard, Position, Variant, fen, notation};
+use rules::{Bitboard, Position, Variant, notation};
 use speech::{Utterance, explain_arm_check, explain_recognition, explain_robot_move, fragments};
 use testkit::Lcg;
-
-fn position(variant: Variant, text: &str) -> Position {
-    if text == "start" {
-        Position::new(variant)
-    } else {
-        fen::parse(variant, text).unwrap_or_else(|e| panic!("{text}: {e}"))
-    }
-}
-
-/// Applies "-c3 +d4" changes to an occupancy.
-fn scan(variant: Variant, before: Bitboard, changes: &str) -> Bitboard {
-    changes
-        .split_whitespace()
-        .filter(|c| *c != "=")
-        .fold(before, |board, change| {
-            let (sign, name) = change.split_at(1);
-            let sq = notation::parse_square(variant, name).unwrap();
-            match sign {
-                "-" => board.without(sq),
-                "+" => board.with(sq),
-                _ => panic!("bad change {change}"),
-            }
-        })
-}
+use testkit::board::{changed as scan, position};
 
 /// The cases of the data file: a heading line, maybe a scan line (arm cases), the languages.
 fn cases() -> Vec<Vec<&'static str>> {
