@@ -398,7 +398,7 @@ impl Host {
             remove: self.names(remove),
             place: self.names(place),
         }));
-        self.feel_explaining(Input::VisitorMistake(kind), explanation, now, out);
+        self.feel_explaining(Input::VisitorMistake(kind), || explanation, now, out);
     }
 
     /// Square names in the variant's notation.
@@ -473,8 +473,9 @@ impl Host {
         if check.is_ok() {
             out.push(Action::Log(LogEvent::ArmDone));
             // Said only when the settings want the robot's moves announced (the model asks).
-            let announcement = speech::explain_robot_move(self.language, self.variant, mv);
-            self.feel_explaining(Input::ArmDone, Some(announcement), now, out);
+            let (language, variant) = (self.language, self.variant);
+            let announcement = || Some(speech::explain_robot_move(language, variant, mv));
+            self.feel_explaining(Input::ArmDone, announcement, now, out);
             self.after_robot_move(now, out);
             return;
         }
@@ -487,7 +488,7 @@ impl Host {
             mv: *mv,
         };
         let explanation = speech::explain_arm_check(self.language, self.variant, &check);
-        self.feel_explaining(Input::BoardMismatch, Some(explanation), now, out);
+        self.feel_explaining(Input::BoardMismatch, || Some(explanation), now, out);
     }
 
     /// Ends the game in progress without a result (the ply limit, the operator asked for a new
@@ -638,15 +639,15 @@ impl Host {
     }
 
     fn feel(&mut self, input: Input, now: Millis, out: &mut Vec<Action>) {
-        self.feel_explaining(input, None, now, out);
+        self.feel_explaining(input, || None, now, out);
     }
 
     /// Steps the emotion model and turns what it shows and says into actions; `explanation`
-    /// follows the line the model asks for.
+    /// gives what follows the line the model asks for, composed only when there is one.
     fn feel_explaining(
         &mut self,
         input: Input,
-        explanation: Option<Utterance>,
+        explanation: impl FnOnce() -> Option<Utterance>,
         now: Millis,
         out: &mut Vec<Action>,
     ) {
@@ -672,7 +673,7 @@ impl Host {
         if let Some(request) = output.line {
             out.push(Action::Say {
                 request,
-                explanation,
+                explanation: explanation(),
             });
         }
     }

@@ -226,6 +226,6 @@ impl Host {
             extra: self.names(extra),
         }));
         let explanation = speech::explain_fix(self.language, self.variant, extra, missing);
-        self.feel_explaining(Input::BoardMismatch, Some(explanation), now, out);
+        self.feel_explaining(Input::BoardMismatch, || Some(explanation), now, out);
     }
 }

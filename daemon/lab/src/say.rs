@@ -53,13 +53,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     };
     let mut board = position.occupied();
     for change in args.changes.split_whitespace().filter(|c| *c != "=") {
-        let (sign, name) = change.split_at(1);
+        let (lift, name) = match (change.strip_prefix('-'), change.strip_prefix('+')) {
+            (Some(name), _) => (true, name),
+            (None, Some(name)) => (false, name),
+            (None, None) => bail!("--changes {change:?}: expected -square, +square or ="),
+        };
         let square = notation::parse_square(args.variant, name)
             .with_context(|| format!("--changes {change:?}"))?;
-        board = match sign {
-            "-" => board.without(square),
-            "+" => board.with(square),
-            _ => bail!("--changes {change:?}: expected -square or +square"),
+        board = if lift {
+            board.without(square)
+        } else {
+            board.with(square)
         };
     }
     // The game host decides what to say, exactly as in the daemon.

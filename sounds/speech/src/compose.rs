@@ -197,6 +197,34 @@ fn joined(
 mod tests {
     use super::*;
 
+    /// Every language fills a phrase's slots with the same fillers as English does: a
+    /// translation that drops or misspells a slot would panic when said.
+    #[test]
+    fn every_translation_has_the_english_slots() {
+        let slots = |language, phrase| -> Vec<String> {
+            let mut names: Vec<String> = segments((language::table(language).phrase)(phrase))
+                .into_iter()
+                .filter_map(|s| match s {
+                    Segment::Slot(name) => Some(name.to_owned()),
+                    Segment::Text(_) => None,
+                })
+                .collect();
+            names.sort();
+            names
+        };
+        for phrase in Phrase::all() {
+            let english = slots(Language::English, phrase);
+            for language in Language::ALL {
+                assert_eq!(
+                    slots(language, phrase),
+                    english,
+                    "{language} {}",
+                    phrase.id()
+                );
+            }
+        }
+    }
+
     #[test]
     fn patterns_split_at_slots_and_punctuation_goes_to_the_word_before() {
         assert_eq!(

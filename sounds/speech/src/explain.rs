@@ -58,23 +58,20 @@ pub fn explain_recognition(
                     &[("from", Filler::Square(from)), ("to", Filler::Square(to))],
                 ),
                 MistakeKind::PieceMissing { squares } => {
-                    let reason = speaker.listing(Phrase::PieceMissing, squares);
-                    if remove.is_empty() && place == squares {
-                        return Some(reason);
-                    }
-                    reason
+                    speaker.listing(Phrase::PieceMissing, squares)
                 }
-                MistakeKind::ExtraPiece { squares } => {
-                    let reason = speaker.listing(Phrase::PieceExtra, squares);
-                    if place.is_empty() && remove == squares {
-                        return Some(reason);
-                    }
-                    reason
-                }
+                MistakeKind::ExtraPiece { squares } => speaker.listing(Phrase::PieceExtra, squares),
                 // Too many changes to name a reason: the fix says it all.
                 _ => Utterance::default(),
             };
-            out.extend(speaker.fix(remove, place));
+            let fix_said = match mistake.kind {
+                MistakeKind::PieceMissing { squares } => remove.is_empty() && place == squares,
+                MistakeKind::ExtraPiece { squares } => place.is_empty() && remove == squares,
+                _ => false,
+            };
+            if !fix_said {
+                out.extend(speaker.fix(remove, place));
+            }
             out
         }
     };
