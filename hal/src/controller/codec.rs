@@ -25,6 +25,9 @@ pub struct ControllerCodec {
     body: Vec<u8>,
     /// Reused for each encoded frame.
     encoded: Vec<u8>,
+    /// The session's protocol version once the handshake agreed on one (see
+    /// [`Frame::decode_body`]).
+    version: Option<u8>,
 }
 
 impl ControllerCodec {
@@ -33,13 +36,19 @@ impl ControllerCodec {
         ControllerCodec::default()
     }
 
+    /// Reads frames of `version` only from now on (`None`: any version this crate speaks, as
+    /// before a handshake). Frames are sent with the version they carry.
+    pub fn set_version(&mut self, version: Option<u8>) {
+        self.version = version;
+    }
+
     fn decode_encoded(&mut self, encoded: &[u8]) -> Result<Frame, FrameError> {
         if encoded.len() > MAX_ENCODED_LEN {
             return Err(FrameError::Oversize { len: encoded.len() });
         }
         self.body.clear();
         cobs::decode(encoded, &mut self.body)?;
-        Frame::decode_body(&self.body)
+        Frame::decode_body(&self.body, self.version)
     }
 }
 

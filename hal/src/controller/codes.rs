@@ -125,6 +125,8 @@ impl Capabilities {
     pub const PUMP_VALVE: Capabilities = Capabilities(1 << 5);
     /// Arm joints with homing (`JointTargets`, `ArmHome`).
     pub const ARM_JOINTS: Capabilities = Capabilities(1 << 6);
+    /// A light under every square (`SquareLights`, protocol version 2).
+    pub const BOARD_LIGHTS: Capabilities = Capabilities(1 << 7);
 
     /// Whether every capability in `other` is present.
     pub const fn contains(self, other: Capabilities) -> bool {

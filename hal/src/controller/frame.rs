@@ -16,8 +16,12 @@ use crate::controller::crc16::crc16_ccitt_false;
 use crate::controller::message::{Message, MessageError, MessageType};
 use crate::error::{Error, ErrorKind};
 
-/// The protocol version this crate speaks and the layout of every message it knows.
-pub const PROTOCOL_VERSION: u8 = 1;
+/// The oldest protocol version this crate speaks: the first, without board lights.
+pub const OLDEST_VERSION: u8 = 1;
+
+/// The newest protocol version this crate speaks. Version 2 added `SquareLights`; a host
+/// offers both, so a controller built for version 1 still plays.
+pub const NEWEST_VERSION: u8 = 2;
 
 /// Bytes before the payload: version, sequence number, type.
 pub const HEADER_LEN: usize = 3;
@@ -35,9 +39,9 @@ pub const MAX_ENCODED_LEN: usize = cobs::max_encoded_len(MAX_BODY_LEN);
 /// A decoded frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Frame {
-    /// The protocol version in the header. Frames this crate sends carry
-    /// [`PROTOCOL_VERSION`]; a received Hello or Welcome may carry another, because their
-    /// layout never changes.
+    /// The protocol version in the header: the session's agreed version, or for Hello,
+    /// Welcome, Ack and Nack (whose layout never changes) possibly another, such as the
+    /// sender's newest.
     pub version: u8,
     /// For a reliable message, the sender's sequence number (it counts up by one per new
     /// reliable frame, wrapping at 255). For Ack, Nack and Welcome, the sequence number of the
@@ -48,10 +52,10 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// A frame of the current version.
-    pub const fn new(seq: u8, message: Message) -> Frame {
+    /// A frame in protocol `version`.
+    pub const fn new(version: u8, seq: u8, message: Message) -> Frame {
         Frame {
-            version: PROTOCOL_VERSION,
+            version,
             seq,
             message,
         }
@@ -69,7 +73,12 @@ impl Frame {
     }
 
     /// Reads a body: checks the CRC, then the version, then the payload.
-    pub fn decode_body(body: &[u8]) -> Result<Frame, FrameError> {
+    ///
+    /// `agreed` is the session's version: frames of any other version are refused (rule S2),
+    /// except Hello, Welcome, Ack and Nack, whose layout is the same in every version. Before
+    /// a session (`None`) every version this crate speaks is read, so a controller can answer
+    /// a stray frame with `NOT_READY` rather than a version error.
+    pub fn decode_body(body: &[u8], agreed: Option<u8>) -> Result<Frame, FrameError> {
         if body.len() < HEADER_LEN + CRC_LEN {
             return Err(FrameError::TooShort { len: body.len() });
         }
@@ -81,14 +90,18 @@ impl Frame {
         }
         let [version, seq, type_code] = [content[0], content[1], content[2]];
         let frozen = MessageType::from_code(type_code).is_some_and(MessageType::is_frozen);
-        if version != PROTOCOL_VERSION && !frozen {
+        let spoken = match agreed {
+            Some(agreed) => version == agreed,
+            None => (OLDEST_VERSION..=NEWEST_VERSION).contains(&version),
+        };
+        if !spoken && !frozen {
             return Err(FrameError::Version {
                 version,
                 seq,
                 type_code,
             });
         }
-        let message = Message::decode(type_code, &content[HEADER_LEN..])
+        let message = Message::decode(version, type_code, &content[HEADER_LEN..])
             .map_err(|error| FrameError::Message { seq, error })?;
         Ok(Frame {
             version,
@@ -127,7 +140,8 @@ pub enum FrameError {
         /// The CRC of the received header and payload.
         computed: u16,
     },
-    /// An intact frame in a protocol version this crate does not speak.
+    /// An intact frame in a protocol version this crate does not speak, or not the one the
+    /// session agreed on.
     #[error("frame seq {seq} type 0x{type_code:02x} is in protocol version {version}")]
     Version {
         /// The version in the header.
@@ -137,7 +151,7 @@ pub enum FrameError {
         /// The header's type byte.
         type_code: u8,
     },
-    /// An intact frame whose type or payload version 1 does not allow.
+    /// An intact frame whose type or payload its version does not allow.
     #[error("frame seq {seq}: {error}")]
     Message {
         /// The header's sequence number.

@@ -1,4 +1,4 @@
-//! The messages of the controller protocol and their payload layouts (version 1).
+//! The messages of the controller protocol and their payload layouts (versions 1 and 2).
 //!
 //! One enum serves both ends: the host encodes what the simulator decodes and the other way
 //! round, so a simulated controller exercises exactly the bytes a firmware must produce. Which
@@ -11,7 +11,10 @@ use bytes::BufMut;
 use thiserror::Error;
 
 use crate::controller::codes::{Capabilities, FaultCode, NackReason};
-use crate::device::{BrowAngles, ButtonId, EyeFrame, Eyes, NeckPose, ServoAngle};
+use crate::device::{
+    BrowAngles, ButtonId, EyeFrame, Eyes, Light, LightColour, LightMode, NeckPose, ServoAngle,
+    SquareLights,
+};
 use crate::occupancy::{BoardSize, Occupancy};
 
 /// Which end of the link sends a message type.
@@ -51,6 +54,8 @@ pub enum MessageType {
     Brows,
     /// Neck pan and tilt.
     Neck,
+    /// The light of every square (version 2).
+    SquareLights,
     /// Suction pump and release valve.
     PumpValve,
     /// A queued arm motion to joint angles.
@@ -68,8 +73,8 @@ pub enum MessageType {
 }
 
 impl MessageType {
-    /// Every message type of version 1.
-    pub const ALL: [MessageType; 18] = [
+    /// Every message type of the newest version.
+    pub const ALL: [MessageType; 19] = [
         MessageType::Hello,
         MessageType::Welcome,
         MessageType::Ack,
@@ -81,6 +86,7 @@ impl MessageType {
         MessageType::Eyes,
         MessageType::Brows,
         MessageType::Neck,
+        MessageType::SquareLights,
         MessageType::PumpValve,
         MessageType::JointTargets,
         MessageType::ArmHome,
@@ -104,6 +110,7 @@ impl MessageType {
             MessageType::Eyes => 0x20,
             MessageType::Brows => 0x21,
             MessageType::Neck => 0x22,
+            MessageType::SquareLights => 0x23,
             MessageType::PumpValve => 0x30,
             MessageType::JointTargets => 0x31,
             MessageType::ArmHome => 0x32,
@@ -114,9 +121,18 @@ impl MessageType {
         }
     }
 
-    /// The type with this byte, if version 1 has one.
+    /// The type with this byte, if any version has one.
     pub fn from_code(code: u8) -> Option<MessageType> {
         MessageType::ALL.into_iter().find(|ty| ty.code() == code)
+    }
+
+    /// The protocol version that introduced this type; frames of older versions do not have
+    /// it, and a receiver refuses it there as an unknown type.
+    pub const fn since(self) -> u8 {
+        match self {
+            MessageType::SquareLights => 2,
+            _ => 1,
+        }
     }
 
     /// Which end may send this type.
@@ -128,6 +144,7 @@ impl MessageType {
             | MessageType::Eyes
             | MessageType::Brows
             | MessageType::Neck
+            | MessageType::SquareLights
             | MessageType::PumpValve
             | MessageType::JointTargets
             | MessageType::ArmHome
@@ -255,6 +272,8 @@ pub enum Message {
         /// Time to reach it, in milliseconds; 0 means at once.
         transition_ms: u16,
     },
+    /// Host: light the squares (version 2, for a controller with board lights).
+    SquareLights(SquareLights),
     /// Host: set the suction pump and the release valve, queued with the arm's motions.
     PumpValve {
         /// Pump running.
@@ -282,10 +301,10 @@ pub enum Message {
     ClearFaults,
 }
 
-/// A payload that version 1 does not allow for its type.
+/// A payload that its version does not allow for its type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub enum MessageError {
-    /// The type byte names no message.
+    /// The type byte names no message of the frame's version.
     #[error("unknown message type 0x{0:02x}")]
     UnknownType(u8),
     /// The payload is too short or too long for its type.
@@ -337,6 +356,7 @@ impl Message {
             Message::Eyes(_) => MessageType::Eyes,
             Message::Brows { .. } => MessageType::Brows,
             Message::Neck { .. } => MessageType::Neck,
+            Message::SquareLights(_) => MessageType::SquareLights,
             Message::PumpValve { .. } => MessageType::PumpValve,
             Message::JointTargets(_) => MessageType::JointTargets,
             Message::ArmHome { .. } => MessageType::ArmHome,
@@ -400,6 +420,15 @@ impl Message {
                 out.put_i16_le(pose.tilt.tenths());
                 out.put_u16_le(transition_ms);
             }
+            Message::SquareLights(lights) => {
+                let squares = lights.size().square_count();
+                out.put_u8(squares as u8);
+                for pair in 0..squares / 2 {
+                    let low = light_nibble(lights.get(2 * pair));
+                    let high = light_nibble(lights.get(2 * pair + 1));
+                    out.put_u8(low | high << 4);
+                }
+            }
             Message::PumpValve {
                 pump_on,
                 valve_open,
@@ -425,9 +454,12 @@ impl Message {
         }
     }
 
-    /// Reads a message from its type byte and payload.
-    pub fn decode(type_code: u8, payload: &[u8]) -> Result<Message, MessageError> {
-        let ty = MessageType::from_code(type_code).ok_or(MessageError::UnknownType(type_code))?;
+    /// Reads a message of protocol `version` from its type byte and payload. Hello, Welcome,
+    /// Ack and Nack read the same in every version.
+    pub fn decode(version: u8, type_code: u8, payload: &[u8]) -> Result<Message, MessageError> {
+        let ty = MessageType::from_code(type_code)
+            .filter(|ty| ty.is_frozen() || ty.since() <= version)
+            .ok_or(MessageError::UnknownType(type_code))?;
         let mut reader = PayloadReader {
             ty,
             payload,
@@ -478,6 +510,7 @@ impl Message {
                 },
                 transition_ms: reader.u16()?,
             },
+            MessageType::SquareLights => Message::SquareLights(reader.lights()?),
             MessageType::PumpValve => Message::PumpValve {
                 pump_on: reader.flag("pump_on")?,
                 valve_open: reader.flag("valve_open")?,
@@ -504,6 +537,41 @@ impl Message {
         reader.finish()?;
         Ok(message)
     }
+}
+
+/// One light on the wire: mode in bits 0-1, colour in bits 2-3.
+fn light_nibble(light: Light) -> u8 {
+    let mode = match light.mode {
+        LightMode::Off => 0,
+        LightMode::On => 1,
+        LightMode::Blinking => 2,
+    };
+    let colour = match light.colour {
+        LightColour::Green => 0,
+        LightColour::Red => 1,
+        LightColour::Blue => 2,
+        LightColour::White => 3,
+    };
+    mode | colour << 2
+}
+
+/// The light a nibble encodes; `None` for the reserved mode 3 and for a dark light with a
+/// colour, so that every picture has one encoding.
+fn nibble_light(nibble: u8) -> Option<Light> {
+    let mode = match nibble & 0b11 {
+        0 => LightMode::Off,
+        1 => LightMode::On,
+        2 => LightMode::Blinking,
+        _ => return None,
+    };
+    let colour = match nibble >> 2 {
+        0 => LightColour::Green,
+        1 => LightColour::Red,
+        2 => LightColour::Blue,
+        _ => LightColour::White,
+    };
+    let light = Light::new(mode, colour);
+    (light_nibble(light) == nibble).then_some(light)
 }
 
 fn square_count(ty: MessageType, count: u8) -> Result<BoardSize, MessageError> {
@@ -581,6 +649,28 @@ impl PayloadReader<'_> {
             field: "bitmap",
             value: bitmap[len - 1],
         })
+    }
+
+    /// A square count followed by one light per square, two to a byte: square `2k` in the low
+    /// nibble of byte `k`, square `2k + 1` in its high nibble. Every board has an even number
+    /// of squares, so no nibble is left over.
+    fn lights(&mut self) -> Result<SquareLights, MessageError> {
+        let size = square_count(self.ty, self.u8()?)?;
+        let len = size.square_count() / 2;
+        let bytes = self.payload.get(..len).ok_or_else(|| self.length_error())?;
+        self.payload = &self.payload[len..];
+        let mut lights = SquareLights::dark(size);
+        for (pair, &byte) in bytes.iter().enumerate() {
+            for (half, nibble) in [byte & 0x0F, byte >> 4].into_iter().enumerate() {
+                let light = nibble_light(nibble).ok_or(MessageError::Field {
+                    ty: self.ty,
+                    field: "lights",
+                    value: byte,
+                })?;
+                lights.set(2 * pair + half, light).expect("within the board");
+            }
+        }
+        Ok(lights)
     }
 
     fn finish(self) -> Result<(), MessageError> {

@@ -23,7 +23,8 @@ pub mod peer;
 pub use codec::ControllerCodec;
 pub use codes::{Capabilities, FaultCode, NackReason};
 pub use frame::{
-    CRC_LEN, Frame, FrameError, HEADER_LEN, MAX_BODY_LEN, MAX_ENCODED_LEN, PROTOCOL_VERSION,
+    CRC_LEN, Frame, FrameError, HEADER_LEN, MAX_BODY_LEN, MAX_ENCODED_LEN, NEWEST_VERSION,
+    OLDEST_VERSION,
 };
 pub use message::{
     Fault, FirmwareVersion, JointTargets, Message, MessageError, MessageType, SentBy, Welcome,

@@ -24,9 +24,11 @@
 //! completes, as after a timeout.
 
 mod arm;
+mod board_lights;
 mod board_sensor;
 mod face;
 
 pub use arm::{Arm, ArmAlarms, Motion, Pose};
+pub use board_lights::{BoardLights, Light, LightColour, LightMode, SquareLights};
 pub use board_sensor::{BoardSensor, ButtonId};
 pub use face::{BrowAngles, EyeFrame, Eyes, Face, NeckPose, ServoAngle};

@@ -6,13 +6,17 @@
 //! hardware, as a firmware's command handlers would be.
 
 use std::collections::VecDeque;
+use std::ops::RangeInclusive;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::controller::peer::{Firmware, Outbox, PeerConfig, PeerDriver, PeerHandle, serve};
-use crate::controller::{Capabilities, Fault, FirmwareVersion, Message, NackReason, Welcome};
-use crate::device::{BrowAngles, ButtonId, Eyes, NeckPose};
+use crate::controller::{
+    Capabilities, Fault, FirmwareVersion, Message, NackReason, NEWEST_VERSION, OLDEST_VERSION,
+    Welcome,
+};
+use crate::device::{BrowAngles, ButtonId, Eyes, NeckPose, SquareLights};
 use crate::occupancy::{BoardSize, Occupancy, SquareOutOfRange};
 
 /// The firmware version the simulator announces, so logs tell it from a real board.
@@ -22,13 +26,15 @@ pub const SIM_FIRMWARE: FirmwareVersion = FirmwareVersion {
     patch: 0,
 };
 
-/// What the simulator drives unless told otherwise: a board with buttons and a whole face.
+/// What the simulator drives unless told otherwise: a board with buttons, lights under the
+/// squares and a whole face.
 pub const FULL_BOARD: Capabilities = Capabilities(
     Capabilities::BOARD_SENSOR.0
         | Capabilities::BUTTONS.0
         | Capabilities::EYES.0
         | Capabilities::BROWS.0
-        | Capabilities::NECK.0,
+        | Capabilities::NECK.0
+        | Capabilities::BOARD_LIGHTS.0,
 );
 
 /// A servo pose as the controller received it: the target and the transition in milliseconds.
@@ -81,6 +87,12 @@ struct BoardState {
     stuck_reading: u128,
     /// The hardware announced in Welcome; commands for anything else are refused.
     capabilities: Capabilities,
+    /// The newest protocol version the firmware speaks (an older build speaks 1 only).
+    newest_version: u8,
+    /// What the lights under the squares show now; dark at every new session.
+    lights: Option<SquareLights>,
+    /// Every picture the lights were sent, most recent last.
+    lights_history: Recent<SquareLights>,
     eyes: Recent<Eyes>,
     brows: Recent<ServoCommand<BrowAngles>>,
     necks: Recent<ServoCommand<NeckPose>>,
@@ -111,6 +123,7 @@ fn message_capability(message: &Message) -> Option<Capabilities> {
         Message::Eyes(_) => Some(Capabilities::EYES),
         Message::Brows { .. } => Some(Capabilities::BROWS),
         Message::Neck { .. } => Some(Capabilities::NECK),
+        Message::SquareLights(_) => Some(Capabilities::BOARD_LIGHTS),
         _ => None,
     }
 }
@@ -123,12 +136,23 @@ pub struct SimBoardFirmware {
 }
 
 impl Firmware for SimBoardFirmware {
-    fn welcome(&self) -> Welcome {
+    fn versions(&self) -> RangeInclusive<u8> {
+        OLDEST_VERSION..=lock(&self.state).newest_version
+    }
+
+    fn welcome(&mut self, version: u8) -> Welcome {
+        let mut state = lock(&self.state);
+        state.lights = None;
+        let mut capabilities = state.capabilities;
+        if version < 2 {
+            // Version 1 has no lights, and its bit 7 is reserved.
+            capabilities.0 &= !Capabilities::BOARD_LIGHTS.0;
+        }
         Welcome {
-            version: crate::controller::PROTOCOL_VERSION,
+            version,
             firmware: SIM_FIRMWARE,
             board: Some(self.size),
-            capabilities: lock(&self.state).capabilities,
+            capabilities,
         }
     }
 
@@ -157,6 +181,12 @@ impl Firmware for SimBoardFirmware {
                 pose,
                 transition_ms,
             }),
+            Message::SquareLights(lights) if lights.size() == self.size => {
+                state.lights = (!lights.is_dark()).then_some(lights);
+                state.lights_history.push(lights);
+            }
+            // Lights for another board than this one.
+            Message::SquareLights(_) => return Err(NackReason::BAD_PAYLOAD),
             // No faults are simulated yet, so none is left to clear.
             Message::ClearFaults => {}
             // No arm, pump or valve on this controller.
@@ -166,7 +196,10 @@ impl Firmware for SimBoardFirmware {
     }
 
     fn session_lost(&mut self) {
-        lock(&self.state).sessions_lost += 1;
+        let mut state = lock(&self.state);
+        state.sessions_lost += 1;
+        // A host that is gone must not leave instructions lit on the board (rule L2).
+        state.lights = None;
     }
 }
 
@@ -195,6 +228,9 @@ where
         stuck: 0,
         stuck_reading: 0,
         capabilities: FULL_BOARD,
+        newest_version: NEWEST_VERSION,
+        lights: None,
+        lights_history: Recent::default(),
         eyes: Recent::default(),
         brows: Recent::default(),
         necks: Recent::default(),
@@ -303,6 +339,22 @@ impl SimBoardHandle {
     /// announces the new set.
     pub fn set_capabilities(&self, capabilities: Capabilities) {
         lock(&self.state).capabilities = capabilities;
+    }
+
+    /// Makes the controller a build that speaks protocol versions up to `newest` only (1: a
+    /// board from before lights existed), from the next Hello on.
+    pub fn set_newest_version(&self, newest: u8) {
+        lock(&self.state).newest_version = newest.clamp(OLDEST_VERSION, NEWEST_VERSION);
+    }
+
+    /// What the lights under the squares show now; `None` when every light is dark.
+    pub fn lights(&self) -> Option<SquareLights> {
+        lock(&self.state).lights
+    }
+
+    /// The last [`FACE_HISTORY`] pictures the lights were sent, oldest first.
+    pub fn lights_history(&self) -> Vec<SquareLights> {
+        lock(&self.state).lights_history.to_vec()
     }
 
     /// The last [`FACE_HISTORY`] eye images received, oldest first.

@@ -8,9 +8,12 @@ use hal::controller::crc16::crc16_ccitt_false;
 use hal::controller::{
     Capabilities, ControllerCodec, Fault, FaultCode, FirmwareVersion, Frame, FrameError,
     JointTargets, MAX_ENCODED_LEN, Message, MessageError, MessageType, NackReason,
-    PROTOCOL_VERSION, Welcome,
+    OLDEST_VERSION, Welcome,
 };
-use hal::device::{BrowAngles, ButtonId, EyeFrame, Eyes, NeckPose, ServoAngle};
+use hal::device::{
+    BrowAngles, ButtonId, EyeFrame, Eyes, Light, LightColour, LightMode, NeckPose, ServoAngle,
+    SquareLights,
+};
 use hal::{BoardSize, Occupancy};
 use proptest::prelude::*;
 use tokio_util::codec::{Decoder, Encoder, FramedRead, FramedWrite};
@@ -58,12 +61,12 @@ fn ok_frames(items: &[Item]) -> Vec<Frame> {
 }
 
 fn heartbeat(seq: u8) -> Frame {
-    Frame::new(seq, Message::Heartbeat)
+    Frame::new(1, seq, Message::Heartbeat)
 }
 
 #[test]
 fn a_partial_frame_decodes_to_nothing_until_its_delimiter() {
-    let frame = Frame::new(
+    let frame = Frame::new(1, 
         3,
         Message::Button {
             button: ButtonId::CONFIRM,
@@ -109,7 +112,7 @@ fn junk_without_a_delimiter_spoils_only_the_frame_it_runs_into() {
 #[test]
 fn a_corrupted_byte_is_caught_by_the_crc_and_the_next_frame_survives() {
     let scan = Occupancy::from_squares(BoardSize::Squares32, [0, 1, 2, 31]).unwrap();
-    let mut bytes = wire(Frame::new(4, Message::Scan(scan)));
+    let mut bytes = wire(Frame::new(1, 4, Message::Scan(scan)));
     bytes[5] ^= 0x08;
     bytes.extend(wire(heartbeat(5)));
     let items = decode_all(&bytes);
@@ -181,7 +184,7 @@ fn an_oversize_frame_inside_one_read_is_dropped_up_to_its_delimiter() {
 
 #[test]
 fn the_longest_allowed_frame_is_accepted_and_one_byte_more_is_not() {
-    let longest = raw_wire(PROTOCOL_VERSION, 1, 0x7F, &[0x11; Message::MAX_PAYLOAD_LEN]);
+    let longest = raw_wire(OLDEST_VERSION, 1, 0x7F, &[0x11; Message::MAX_PAYLOAD_LEN]);
     assert_eq!(longest.len(), MAX_ENCODED_LEN + 1);
     assert_eq!(
         decode_all(&longest),
@@ -191,7 +194,7 @@ fn the_longest_allowed_frame_is_accepted_and_one_byte_more_is_not() {
         })]
     );
     let too_long = raw_wire(
-        PROTOCOL_VERSION,
+        OLDEST_VERSION,
         1,
         0x7F,
         &[0x11; Message::MAX_PAYLOAD_LEN + 1],
@@ -215,12 +218,12 @@ fn a_stream_ending_inside_a_frame_reports_the_truncation() {
 
 #[test]
 fn frames_of_another_version_are_refused_except_the_frozen_ones() {
-    let scan = raw_wire(2, 8, MessageType::ScanRequest.code(), &[]);
+    let scan = raw_wire(3, 8, MessageType::ScanRequest.code(), &[]);
     let items = decode_all(&scan);
     assert_eq!(
         items,
         [Err(FrameError::Version {
-            version: 2,
+            version: 3,
             seq: 8,
             type_code: 0x10
         })]
@@ -240,6 +243,70 @@ fn frames_of_another_version_are_refused_except_the_frozen_ones() {
             }
         })]
     );
+}
+
+#[test]
+fn a_session_reads_frames_of_its_own_version_only() {
+    let mut codec = ControllerCodec::new();
+    codec.set_version(Some(2));
+    let mut bytes = BytesMut::from(&raw_wire(1, 4, MessageType::ScanRequest.code(), &[])[..]);
+    let refused = codec.decode(&mut bytes).unwrap().unwrap().unwrap_err();
+    assert_eq!(refused.nack(), Some((4, NackReason::UNSUPPORTED_VERSION)));
+    // Answers read the same in every version (rule S1).
+    let mut bytes = BytesMut::from(&raw_wire(1, 5, MessageType::Ack.code(), &[])[..]);
+    assert_eq!(
+        codec.decode(&mut bytes).unwrap(),
+        Some(Ok(Frame::new(1, 5, Message::Ack)))
+    );
+}
+
+#[test]
+fn lights_are_refused_in_version_1_and_strict_in_version_2() {
+    let dark_32 = [&[32u8][..], &[0; 16]].concat();
+    let items = decode_all(&raw_wire(1, 1, MessageType::SquareLights.code(), &dark_32));
+    let [Err(error)] = items[..] else {
+        panic!("expected an error, got {items:?}");
+    };
+    assert_eq!(error.nack(), Some((1, NackReason::UNKNOWN_TYPE)));
+    assert_eq!(
+        decode_all(&raw_wire(2, 1, MessageType::SquareLights.code(), &dark_32)),
+        [Ok(Frame::new(
+            2,
+            1,
+            Message::SquareLights(SquareLights::dark(BoardSize::Squares32))
+        ))]
+    );
+    let field = |value| MessageError::Field {
+        ty: MessageType::SquareLights,
+        field: "lights",
+        value,
+    };
+    let mut reserved_mode = dark_32.clone();
+    reserved_mode[1] = 0x03;
+    let mut dark_with_colour = dark_32.clone();
+    dark_with_colour[16] = 0x40;
+    let short = [&[50u8][..], &[0; 24]].concat();
+    let cases = [
+        (reserved_mode, field(0x03)),
+        (dark_with_colour, field(0x40)),
+        (
+            short,
+            MessageError::Length {
+                ty: MessageType::SquareLights,
+                len: 25,
+            },
+        ),
+    ];
+    for (payload, expected) in cases {
+        let items = decode_all(&raw_wire(2, 9, MessageType::SquareLights.code(), &payload));
+        assert_eq!(
+            items,
+            [Err(FrameError::Message {
+                seq: 9,
+                error: expected
+            })]
+        );
+    }
 }
 
 #[test]
@@ -348,7 +415,7 @@ async fn a_framed_stream_lives_through_errors() {
 
 #[tokio::test]
 async fn a_framed_sink_writes_what_the_codec_encodes() {
-    let frames = [heartbeat(1), Frame::new(2, Message::ScanRequest)];
+    let frames = [heartbeat(1), Frame::new(1, 2, Message::ScanRequest)];
     let mut sink = FramedWrite::new(Vec::new(), ControllerCodec::new());
     for frame in frames {
         sink.send(frame).await.unwrap();
@@ -370,6 +437,28 @@ fn occupancy() -> impl Strategy<Value = Occupancy> {
         let mask = (1u128 << size.square_count()) - 1;
         Occupancy::from_bits(size, bits & mask).unwrap()
     })
+}
+
+fn square_lights() -> impl Strategy<Value = SquareLights> {
+    let mode = prop::sample::select(vec![LightMode::Off, LightMode::On, LightMode::Blinking]);
+    let colour = prop::sample::select(vec![
+        LightColour::Green,
+        LightColour::Red,
+        LightColour::Blue,
+        LightColour::White,
+    ]);
+    let light = (mode, colour).prop_map(|(mode, colour)| Light::new(mode, colour));
+    (
+        prop::sample::select(BoardSize::ALL.to_vec()),
+        prop::collection::vec(light, 72),
+    )
+        .prop_map(|(size, lights)| {
+            let mut picture = SquareLights::dark(size);
+            for (square, light) in lights.into_iter().take(size.square_count()).enumerate() {
+                picture.set(square, light).unwrap();
+            }
+            picture
+        })
 }
 
 fn welcome() -> impl Strategy<Value = Welcome> {
@@ -443,11 +532,15 @@ fn message() -> impl Strategy<Value = Message> {
             active
         })),
         Just(Message::ClearFaults),
+        square_lights().prop_map(Message::SquareLights),
     ]
 }
 
+/// A frame of either version, except that a message version 1 lacks is sent in version 2.
 fn frame() -> impl Strategy<Value = Frame> {
-    (any::<u8>(), message()).prop_map(|(seq, message)| Frame::new(seq, message))
+    (any::<u8>(), message(), 1..=2u8).prop_map(|(seq, message, version)| {
+        Frame::new(version.max(message.message_type().since()), seq, message)
+    })
 }
 
 /// Junk as a transport might deliver it between frames: any bytes, ended by a delimiter (a

@@ -53,7 +53,7 @@ impl FakeController {
     }
 
     async fn send(&mut self, seq: u8, message: Message) {
-        self.framed.send(Frame::new(seq, message)).await.unwrap();
+        self.framed.send(Frame::new(1, seq, message)).await.unwrap();
     }
 
     async fn send_raw(&mut self, bytes: &[u8]) {
@@ -244,12 +244,12 @@ async fn controller_events_are_acknowledged_and_delivered_once() {
     } = open().await;
     let scan = Occupancy::from_squares(BoardSize::Squares32, [4, 9]).unwrap();
     controller.send(0, press()).await;
-    assert_eq!(controller.recv().await, Frame::new(0, Message::Ack));
+    assert_eq!(controller.recv().await, Frame::new(1, 0, Message::Ack));
     // The Ack was lost: the controller sends the same frame again.
     controller.send(0, press()).await;
-    assert_eq!(controller.recv().await, Frame::new(0, Message::Ack));
+    assert_eq!(controller.recv().await, Frame::new(1, 0, Message::Ack));
     controller.send(1, Message::Scan(scan)).await;
-    assert_eq!(controller.recv().await, Frame::new(1, Message::Ack));
+    assert_eq!(controller.recv().await, Frame::new(1, 1, Message::Ack));
 
     assert_eq!(events.recv().await, Some(LinkEvent::Message(press())));
     assert_eq!(
@@ -271,19 +271,19 @@ async fn a_slow_reader_makes_the_controller_wait_instead_of_losing_events() {
     })
     .await;
     controller.send(0, press()).await;
-    assert_eq!(controller.recv().await, Frame::new(0, Message::Ack));
+    assert_eq!(controller.recv().await, Frame::new(1, 0, Message::Ack));
     controller
         .send(1, Message::MotionDone { motion_id: 4 })
         .await;
     assert_eq!(
         controller.recv().await,
-        Frame::new(1, Message::Nack(NackReason::BUSY))
+        Frame::new(1, 1, Message::Nack(NackReason::BUSY))
     );
     assert_eq!(events.recv().await, Some(LinkEvent::Message(press())));
     controller
         .send(2, Message::MotionDone { motion_id: 4 })
         .await;
-    assert_eq!(controller.recv().await, Frame::new(2, Message::Ack));
+    assert_eq!(controller.recv().await, Frame::new(1, 2, Message::Ack));
     assert_eq!(
         events.recv().await,
         Some(LinkEvent::Message(Message::MotionDone { motion_id: 4 }))
@@ -300,7 +300,7 @@ async fn messages_the_controller_may_not_send_are_refused() {
     controller.send(0, eyes()).await;
     assert_eq!(
         controller.recv().await,
-        Frame::new(0, Message::Nack(NackReason::WRONG_DIRECTION))
+        Frame::new(1, 0, Message::Nack(NackReason::WRONG_DIRECTION))
     );
     assert!(events.try_recv().is_err());
 }
@@ -325,7 +325,7 @@ async fn bad_frames_are_answered_when_intact_and_reported_either_way() {
 
     assert_eq!(
         controller.recv().await,
-        Frame::new(5, Message::Nack(NackReason::BAD_PAYLOAD))
+        Frame::new(1, 5, Message::Nack(NackReason::BAD_PAYLOAD))
     );
     assert!(matches!(events.recv().await, Some(LinkEvent::BadFrame(_))));
     assert!(matches!(
@@ -337,7 +337,7 @@ async fn bad_frames_are_answered_when_intact_and_reported_either_way() {
     ));
     // The link goes on.
     controller.send(6, press()).await;
-    assert_eq!(controller.recv().await, Frame::new(6, Message::Ack));
+    assert_eq!(controller.recv().await, Frame::new(1, 6, Message::Ack));
 }
 
 #[tokio::test(start_paused = true)]
@@ -422,7 +422,7 @@ async fn the_session_ends_quietly_when_nobody_uses_it() {
     drop(handle);
     // Events are still read, so the link stays up and answers the controller.
     controller.send(0, press()).await;
-    assert_eq!(controller.recv().await, Frame::new(0, Message::Ack));
+    assert_eq!(controller.recv().await, Frame::new(1, 0, Message::Ack));
     let start = Instant::now();
     drop(events);
     assert!(matches!(driver.await.unwrap(), Ok(())));
@@ -476,10 +476,10 @@ async fn a_version_mismatch_is_reported_not_retried() {
         (Message::Nack(NackReason::UNSUPPORTED_VERSION), None),
         (
             Message::Welcome(Welcome {
-                version: 2,
+                version: 3,
                 ..WELCOME
             }),
-            Some(2),
+            Some(3),
         ),
     ] {
         let (host_io, controller_io) = duplex(4096);
@@ -493,7 +493,7 @@ async fn a_version_mismatch_is_reported_not_retried() {
         let (connected, ()) = tokio::join!(connect(host_io, LinkConfig::default()), refuse);
         let error = connected.unwrap_err();
         assert!(
-            matches!(error, LinkError::Version { min: 1, max: 1, chosen: c } if c == chosen),
+            matches!(error, LinkError::Version { min: 1, max: 2, chosen: c } if c == chosen),
             "{error:?}"
         );
         assert_eq!(error.kind(), ErrorKind::Protocol);

@@ -10,7 +10,10 @@ use hal::controller::{
     Capabilities, ControllerCodec, Fault, FaultCode, FirmwareVersion, Frame, JointTargets, Message,
     MessageType, NackReason, SentBy, Welcome,
 };
-use hal::device::{BrowAngles, ButtonId, EyeFrame, Eyes, NeckPose, Pose, ServoAngle};
+use hal::device::{
+    BrowAngles, ButtonId, EyeFrame, Eyes, Light, LightColour, LightMode, NeckPose, Pose,
+    ServoAngle, SquareLights,
+};
 use hal::dobot::{Command, DobotCodec, PtpMode, Reply, Suction};
 use hal::{BoardSize, Occupancy};
 use tokio_util::codec::{Decoder, Encoder};
@@ -62,13 +65,14 @@ fn controller_examples() -> BTreeMap<&'static str, Frame> {
         .chain(board_examples())
         .chain(face_examples())
         .chain(arm_examples())
+        .chain(lights_examples())
         .collect()
 }
 
 fn link_examples() -> Vec<(&'static str, Frame)> {
     let hello = Message::Hello {
         min_version: 1,
-        max_version: 1,
+        max_version: 2,
     };
     let welcome = Message::Welcome(Welcome {
         version: 1,
@@ -85,11 +89,11 @@ fn link_examples() -> Vec<(&'static str, Frame)> {
             | Capabilities::NECK,
     });
     vec![
-        ("hello", Frame::new(0, hello)),
-        ("welcome", Frame::new(0, welcome)),
-        ("ack", Frame::new(5, Message::Ack)),
-        ("nack-busy", Frame::new(6, Message::Nack(NackReason::BUSY))),
-        ("heartbeat", Frame::new(7, Message::Heartbeat)),
+        ("hello", Frame::new(2, 0, hello)),
+        ("welcome", Frame::new(1, 0, welcome)),
+        ("ack", Frame::new(1, 5, Message::Ack)),
+        ("nack-busy", Frame::new(1, 6, Message::Nack(NackReason::BUSY))),
+        ("heartbeat", Frame::new(1, 7, Message::Heartbeat)),
     ]
 }
 
@@ -109,16 +113,16 @@ fn board_examples() -> Vec<(&'static str, Frame)> {
         active: true,
     });
     vec![
-        ("scan-request", Frame::new(8, Message::ScanRequest)),
-        ("scan-32-start", Frame::new(3, Message::Scan(russian_start))),
+        ("scan-request", Frame::new(1, 8, Message::ScanRequest)),
+        ("scan-32-start", Frame::new(1, 3, Message::Scan(russian_start))),
         (
             "scan-50-start",
-            Frame::new(4, Message::Scan(international_start)),
+            Frame::new(1, 4, Message::Scan(international_start)),
         ),
-        ("scan-72", Frame::new(5, Message::Scan(corners))),
-        ("button", Frame::new(9, press)),
-        ("fault", Frame::new(17, sensor_fault)),
-        ("clear-faults", Frame::new(18, Message::ClearFaults)),
+        ("scan-72", Frame::new(1, 5, Message::Scan(corners))),
+        ("button", Frame::new(1, 9, press)),
+        ("fault", Frame::new(1, 17, sensor_fault)),
+        ("clear-faults", Frame::new(1, 18, Message::ClearFaults)),
     ]
 }
 
@@ -144,9 +148,36 @@ fn face_examples() -> Vec<(&'static str, Frame)> {
         transition_ms: 500,
     };
     vec![
-        ("eyes", Frame::new(10, eyes)),
-        ("brows", Frame::new(11, brows)),
-        ("neck", Frame::new(12, neck)),
+        ("eyes", Frame::new(1, 10, eyes)),
+        ("brows", Frame::new(1, 11, brows)),
+        ("neck", Frame::new(1, 12, neck)),
+    ]
+}
+
+fn lights_examples() -> Vec<(&'static str, Frame)> {
+    let welcome = Message::Welcome(Welcome {
+        version: 2,
+        firmware: FirmwareVersion {
+            major: 2,
+            minor: 0,
+            patch: 0,
+        },
+        board: Some(BoardSize::Squares32),
+        capabilities: Capabilities::BOARD_SENSOR
+            | Capabilities::BUTTONS
+            | Capabilities::EYES
+            | Capabilities::BROWS
+            | Capabilities::NECK
+            | Capabilities::BOARD_LIGHTS,
+    });
+    let mut fix = SquareLights::dark(BoardSize::Squares32);
+    fix.set(13, Light::new(LightMode::Blinking, LightColour::Red))
+        .unwrap();
+    fix.set(17, Light::new(LightMode::Blinking, LightColour::Green))
+        .unwrap();
+    vec![
+        ("welcome-lights", Frame::new(2, 0, welcome)),
+        ("square-lights", Frame::new(2, 20, Message::SquareLights(fix))),
     ]
 }
 
@@ -161,17 +192,17 @@ fn arm_examples() -> Vec<(&'static str, Frame)> {
         duration_ms: 800,
     });
     vec![
-        ("pump-valve", Frame::new(13, pick)),
-        ("joint-targets", Frame::new(14, targets)),
+        ("pump-valve", Frame::new(1, 13, pick)),
+        ("joint-targets", Frame::new(1, 14, targets)),
         (
             "arm-home",
-            Frame::new(15, Message::ArmHome { motion_id: 1 }),
+            Frame::new(1, 15, Message::ArmHome { motion_id: 1 }),
         ),
         (
             "motion-done",
-            Frame::new(16, Message::MotionDone { motion_id: 7 }),
+            Frame::new(1, 16, Message::MotionDone { motion_id: 7 }),
         ),
-        ("arm-stop", Frame::new(19, Message::ArmStop)),
+        ("arm-stop", Frame::new(1, 19, Message::ArmStop)),
     ]
 }
 

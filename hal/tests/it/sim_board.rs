@@ -1,5 +1,6 @@
 //! The host's board and face drivers against the simulated board controller, over an
-//! in-memory pipe on a paused clock: scans, presses, face commands, and byte faults.
+//! in-memory pipe on a paused clock: scans, presses, face commands, board lights, and byte
+//! faults.
 
 use std::time::Duration;
 
@@ -8,7 +9,10 @@ use hal::controller::link::SendError;
 use hal::controller::link::{LinkConfig, LinkError, connect};
 use hal::controller::peer::PeerConfig;
 use hal::controller::{Capabilities, Fault, FaultCode, NackReason};
-use hal::device::{BoardSensor, BrowAngles, ButtonId, EyeFrame, Eyes, Face, NeckPose, ServoAngle};
+use hal::device::{
+    BoardLights, BoardSensor, BrowAngles, ButtonId, EyeFrame, Eyes, Face, Light, LightColour,
+    LightMode, NeckPose, ServoAngle, SquareLights,
+};
 use hal::sim::board::{FULL_BOARD, SIM_FIRMWARE, ServoCommand, SimBoardHandle, sim_board};
 use hal::sim::faulty_io::{ByteFaults, FaultyIo};
 use hal::{BoardSize, Error as _, ErrorKind, Occupancy};
@@ -330,4 +334,64 @@ async fn heavy_corruption_ends_in_typed_errors_within_the_timeout() {
         let (_, damaged) = commands_under_faults(faults, 30).await;
         assert!(damaged > 0, "faults were injected");
     }
+}
+
+fn robot_move_lights() -> SquareLights {
+    let mut lights = SquareLights::dark(BoardSize::Squares32);
+    let steady_blue = Light::new(LightMode::On, LightColour::Blue);
+    lights.set(21, steady_blue).unwrap();
+    lights.set(17, steady_blue).unwrap();
+    lights
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_board_with_lights_shows_what_the_host_sends() {
+    let mut rig = clean_rig(start_position()).await;
+    assert_eq!(rig.device.welcome().version, 2);
+    assert!(rig.device.has_lights());
+    rig.device.show_lights(robot_move_lights()).await.unwrap();
+    assert_eq!(rig.board.lights(), Some(robot_move_lights()));
+    rig.device
+        .show_lights(SquareLights::dark(BoardSize::Squares32))
+        .await
+        .unwrap();
+    assert_eq!(rig.board.lights(), None);
+    // Lights for another board are refused before anything is sent.
+    let wrong = rig
+        .device
+        .show_lights(SquareLights::dark(BoardSize::Squares50))
+        .await;
+    assert!(matches!(wrong, Err(DeviceError::WrongBoard { .. })), "{wrong:?}");
+    assert_eq!(rig.board.lights_history().len(), 2);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_version_1_board_has_no_lights_and_still_scans() {
+    let (host_io, controller_io) = duplex(1024);
+    let (board, controller) = sim_board(controller_io, start_position(), PeerConfig::default());
+    board.set_newest_version(1);
+    tokio::spawn(controller.run());
+    let connection = connect(host_io, LinkConfig::default()).await.unwrap();
+    assert_eq!(connection.welcome.version, 1);
+    let (mut device, driver) = ControllerDevice::new(connection, DeviceConfig::default());
+    tokio::spawn(driver.run());
+    assert!(!device.has_lights());
+    let refused = device.show_lights(robot_move_lights()).await;
+    assert_eq!(refused, Err(DeviceError::NoLights));
+    assert_eq!(refused.unwrap_err().kind(), ErrorKind::Rejected);
+    assert!(board.lights_history().is_empty());
+    assert_eq!(device.scan().await, Ok(start_position()));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_board_that_lacks_the_lights_capability_has_none() {
+    let (host_io, controller_io) = duplex(1024);
+    let (board, controller) = sim_board(controller_io, start_position(), PeerConfig::default());
+    board.set_capabilities(Capabilities(FULL_BOARD.0 & !Capabilities::BOARD_LIGHTS.0));
+    tokio::spawn(controller.run());
+    let connection = connect(host_io, LinkConfig::default()).await.unwrap();
+    assert_eq!(connection.welcome.version, 2);
+    let (device, driver) = ControllerDevice::new(connection, DeviceConfig::default());
+    tokio::spawn(driver.run());
+    assert!(!device.has_lights());
 }

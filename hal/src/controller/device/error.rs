@@ -21,12 +21,15 @@ pub enum DeviceError {
     /// The session has ended; open the port and connect again.
     #[error("the controller link is closed")]
     Closed,
-    /// A Scan for another board than the one the controller announced.
-    #[error("scan of a {got:?} board from a controller that announced {announced:?}")]
+    /// Lights for a controller that has none (or speaks a version without them).
+    #[error("the controller has no board lights")]
+    NoLights,
+    /// A Scan from, or lights for, another board than the one the controller announced.
+    #[error("a {got:?} board's squares for a controller that announced {announced:?}")]
     WrongBoard {
         /// The board in the Welcome (`None`: no board).
         announced: Option<BoardSize>,
-        /// The board in the Scan.
+        /// The board in the Scan or the lights.
         got: BoardSize,
     },
 }
@@ -38,6 +41,7 @@ impl Error for DeviceError {
             DeviceError::Timeout(_) => ErrorKind::Timeout,
             DeviceError::Closed => ErrorKind::Disconnected,
             DeviceError::WrongBoard { .. } => ErrorKind::Protocol,
+            DeviceError::NoLights => ErrorKind::Rejected,
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::controller::device::{ControllerDevice, DeviceError, timed};
+use crate::controller::device::{ControllerDevice, DeviceError};
 use crate::controller::message::Message;
 use crate::device::{BrowAngles, Eyes, Face, NeckPose};
 
@@ -10,16 +10,6 @@ use crate::device::{BrowAngles, Eyes, Face, NeckPose};
 /// makes a transition of over a minute faster.
 fn transition_ms(transition: Duration) -> u16 {
     u16::try_from(transition.as_millis()).unwrap_or(u16::MAX)
-}
-
-impl ControllerDevice {
-    async fn command(&mut self, message: Message) -> Result<(), DeviceError> {
-        let link = &self.link;
-        timed(self.config.command_timeout, async {
-            link.send(message).await.map_err(DeviceError::from)
-        })
-        .await
-    }
 }
 
 impl Face for ControllerDevice {

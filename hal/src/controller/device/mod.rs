@@ -1,11 +1,13 @@
-//! The host's drivers for a board controller: one [`ControllerDevice`] that is both the
-//! [`BoardSensor`](crate::device::BoardSensor) and the [`Face`](crate::device::Face), over a
-//! session opened by [`connect`](crate::controller::link::connect).
+//! The host's drivers for a board controller: one [`ControllerDevice`] that is the
+//! [`BoardSensor`](crate::device::BoardSensor), the [`BoardLights`](crate::device::BoardLights)
+//! and the [`Face`](crate::device::Face), over a session opened by
+//! [`connect`](crate::controller::link::connect).
 //!
 //! One value serves both traits because both share one link and one stream of events: a Scan
 //! and a Button press arrive on the same receiver, and whoever reads it must sort them. The
 //! daemon borrows it as either device (`&mut ControllerDevice` implements both).
 
+mod board_lights;
 mod board_sensor;
 mod error;
 mod face;
@@ -101,6 +103,15 @@ impl ControllerDevice {
             LinkEvent::Message(_) | LinkEvent::BadFrame(_) => {}
         }
         None
+    }
+
+    /// Sends one command, done when the controller accepts it.
+    async fn command(&mut self, message: Message) -> Result<(), DeviceError> {
+        let link = &self.link;
+        timed(self.config.command_timeout, async {
+            link.send(message).await.map_err(DeviceError::from)
+        })
+        .await
     }
 
     /// The next event, or [`DeviceError::Closed`] once the link is gone.

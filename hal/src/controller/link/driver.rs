@@ -38,6 +38,8 @@ impl Outstanding {
 pub struct LinkDriver<T> {
     framed: Framed<T, ControllerCodec>,
     config: LinkConfig,
+    /// The protocol version the handshake agreed on, carried by every frame the host sends.
+    version: u8,
     next_seq: u8,
     requests: mpsc::Receiver<Request>,
     events: mpsc::Sender<LinkEvent>,
@@ -55,6 +57,7 @@ where
     pub(super) fn new(
         framed: Framed<T, ControllerCodec>,
         config: LinkConfig,
+        version: u8,
         next_seq: u8,
         requests: mpsc::Receiver<Request>,
         events: mpsc::Sender<LinkEvent>,
@@ -62,6 +65,7 @@ where
         LinkDriver {
             framed,
             config,
+            version,
             next_seq,
             requests,
             events,
@@ -115,7 +119,7 @@ where
         message: Message,
         answer: Option<oneshot::Sender<Result<(), SendError>>>,
     ) -> Result<(), LinkError> {
-        let frame = Frame::new(self.next_seq, message);
+        let frame = Frame::new(self.version, self.next_seq, message);
         self.next_seq = self.next_seq.wrapping_add(1);
         let now = Instant::now();
         self.outstanding = Some(Outstanding {
@@ -210,7 +214,7 @@ where
     }
 
     async fn answer(&mut self, seq: u8, answer: Message) -> Result<(), LinkError> {
-        let frame = Frame::new(seq, answer);
+        let frame = Frame::new(self.version, seq, answer);
         self.last_answer = Some(frame);
         self.framed.send(frame).await?;
         Ok(())

@@ -7,7 +7,7 @@ use tokio_util::codec::Framed;
 
 use crate::controller::codec::ControllerCodec;
 use crate::controller::codes::NackReason;
-use crate::controller::frame::{Frame, PROTOCOL_VERSION};
+use crate::controller::frame::{Frame, NEWEST_VERSION, OLDEST_VERSION};
 use crate::controller::link::{LinkConfig, LinkError};
 use crate::controller::message::{Message, MessageType, Welcome};
 
@@ -15,7 +15,8 @@ use crate::controller::message::{Message, MessageType, Welcome};
 const HELLO_SEQ: u8 = 0;
 
 /// Says Hello until the controller answers, and returns its Welcome and the sequence number of
-/// the host's next reliable frame. Frames left over from an earlier session are ignored.
+/// the host's next reliable frame. Frames left over from an earlier session are ignored. From
+/// then on the codec reads only frames of the version the controller chose.
 pub(super) async fn hello<T>(
     framed: &mut Framed<T, ControllerCodec>,
     config: &LinkConfig,
@@ -25,11 +26,14 @@ where
 {
     // A lone delimiter ends any partial frame the controller holds (rule F2).
     framed.get_mut().write_all(&[0x00]).await?;
+    framed.codec_mut().set_version(None);
+    // Hello's header carries the sender's newest version (rule S1).
     let hello = Frame::new(
+        NEWEST_VERSION,
         HELLO_SEQ,
         Message::Hello {
-            min_version: PROTOCOL_VERSION,
-            max_version: PROTOCOL_VERSION,
+            min_version: OLDEST_VERSION,
+            max_version: NEWEST_VERSION,
         },
     );
     let sends = config.retransmissions.saturating_add(1);
@@ -45,7 +49,10 @@ where
                 },
             };
             match answer {
-                Message::Welcome(welcome) if welcome.version == PROTOCOL_VERSION => {
+                Message::Welcome(welcome)
+                    if (OLDEST_VERSION..=NEWEST_VERSION).contains(&welcome.version) =>
+                {
+                    framed.codec_mut().set_version(Some(welcome.version));
                     return Ok((welcome, HELLO_SEQ.wrapping_add(1)));
                 }
                 Message::Welcome(welcome) => return Err(version_error(Some(welcome.version))),
@@ -65,8 +72,8 @@ where
 
 fn version_error(chosen: Option<u8>) -> LinkError {
     LinkError::Version {
-        min: PROTOCOL_VERSION,
-        max: PROTOCOL_VERSION,
+        min: OLDEST_VERSION,
+        max: NEWEST_VERSION,
         chosen,
     }
 }

@@ -117,6 +117,13 @@ where
         welcome,
         handle: LinkHandle { requests },
         events,
-        driver: LinkDriver::new(framed, config, next_seq, request_queue, event_sink),
+        driver: LinkDriver::new(
+            framed,
+            config,
+            welcome.version,
+            next_seq,
+            request_queue,
+            event_sink,
+        ),
     })
 }

@@ -9,7 +9,7 @@ use tokio_util::codec::Framed;
 
 use crate::controller::codec::ControllerCodec;
 use crate::controller::codes::NackReason;
-use crate::controller::frame::{Frame, FrameError, PROTOCOL_VERSION};
+use crate::controller::frame::{Frame, FrameError};
 use crate::controller::message::{Message, SentBy};
 use crate::controller::peer::{Firmware, Outbox, PeerConfig, PeerError};
 
@@ -31,8 +31,9 @@ pub struct PeerDriver<T, F> {
     queued: Option<mpsc::UnboundedReceiver<Message>>,
     /// Messages the firmware queued while answering a command; they go before `queued`.
     outbox: Outbox,
-    /// Whether a Hello has been answered with Welcome and the session has not been lost since.
-    session: bool,
+    /// The version of the session, once a Hello has been answered with Welcome and while the
+    /// session has not been lost since.
+    session: Option<u8>,
     next_seq: u8,
     outstanding: Option<Outstanding>,
     /// The last host frame answered in this session and its answer (rule A6).
@@ -58,7 +59,7 @@ where
             firmware,
             queued: Some(queued),
             outbox: Outbox::default(),
-            session: false,
+            session: None,
             next_seq: 0,
             outstanding: None,
             last_answer: None,
@@ -70,7 +71,7 @@ where
     /// fails. Lost sessions are not errors: like a firmware, the driver waits for the next Hello.
     pub async fn run(mut self) -> Result<(), PeerError> {
         loop {
-            if self.session
+            if self.session.is_some()
                 && self.outstanding.is_none()
                 && let Some(message) = self.outbox.pop()
             {
@@ -80,7 +81,7 @@ where
             let resend_at = self.outstanding.map(|sent| sent.resend_at);
             let waiting = resend_at.is_some();
             let silent_at = self.last_heard + self.config.host_timeout;
-            let may_send = self.session && !waiting && self.queued.is_some();
+            let may_send = self.session.is_some() && !waiting && self.queued.is_some();
             // Biased: incoming frames first, then timers, then new sends. A fixed order also
             // makes a simulation on a paused clock replay byte for byte.
             tokio::select! {
@@ -92,7 +93,7 @@ where
                 () = sleep_until(resend_at.unwrap_or(silent_at)), if waiting => {
                     self.resend().await?;
                 }
-                () = sleep_until(silent_at), if self.session => self.lose_session(),
+                () = sleep_until(silent_at), if self.session.is_some() => self.lose_session(),
                 message = recv(self.queued.as_mut()), if may_send => match message {
                     Some(message) => self.send_new(message).await?,
                     None => self.queued = None,
@@ -101,8 +102,19 @@ where
         }
     }
 
+    /// The version of the frames the controller sends: the session's, or outside a session
+    /// (answers to Hello, `NOT_READY`) its newest (rule S1).
+    fn version(&self) -> u8 {
+        self.session
+            .unwrap_or_else(|| *self.firmware.versions().end())
+    }
+
+    fn frame(&self, seq: u8, message: Message) -> Frame {
+        Frame::new(self.version(), seq, message)
+    }
+
     async fn send_new(&mut self, message: Message) -> Result<(), PeerError> {
-        let frame = Frame::new(self.next_seq, message);
+        let frame = self.frame(self.next_seq, message);
         self.next_seq = self.next_seq.wrapping_add(1);
         self.outstanding = Some(Outstanding {
             frame,
@@ -117,7 +129,7 @@ where
     /// one answer timeout (rule A7), so events are delayed, never lost. It waits as the
     /// outstanding frame with no send yet, which keeps later messages behind it.
     fn retry_later(&mut self, message: Message) {
-        let frame = Frame::new(self.next_seq, message);
+        let frame = self.frame(self.next_seq, message);
         self.next_seq = self.next_seq.wrapping_add(1);
         self.outstanding = Some(Outstanding {
             frame,
@@ -142,6 +154,11 @@ where
         Ok(())
     }
 
+    fn end_session(&mut self) {
+        self.session = None;
+        self.framed.codec_mut().set_version(None);
+    }
+
     /// Forgets everything of the session (rules S4, L2).
     fn reset(&mut self) {
         self.outstanding = None;
@@ -153,7 +170,7 @@ where
     }
 
     fn lose_session(&mut self) {
-        self.session = false;
+        self.end_session();
         self.reset();
         self.firmware.session_lost();
     }
@@ -165,9 +182,8 @@ where
                 // Intact frames the controller cannot take are refused; damaged ones are not
                 // answered, because their header cannot be trusted (rule F4).
                 if let Some((seq, reason)) = error.nack() {
-                    self.framed
-                        .send(Frame::new(seq, Message::Nack(reason)))
-                        .await?;
+                    let refusal = self.frame(seq, Message::Nack(reason));
+                    self.framed.send(refusal).await?;
                 }
                 return Ok(());
             }
@@ -194,25 +210,32 @@ where
         }
     }
 
-    /// Every Hello starts a new session (rule S4), even a retransmitted one.
+    /// Every Hello starts a new session (rule S4), even a retransmitted one, in the newest
+    /// version both ends speak.
     async fn hello(&mut self, seq: u8, min_version: u8, max_version: u8) -> Result<(), PeerError> {
         self.reset();
         self.next_seq = 0;
-        let answer = if (min_version..=max_version).contains(&PROTOCOL_VERSION) {
-            self.session = true;
-            Message::Welcome(self.firmware.welcome())
+        self.end_session();
+        let spoken = self.firmware.versions();
+        let newest = max_version.min(*spoken.end());
+        let answer = if newest >= min_version.max(*spoken.start()) {
+            Message::Welcome(self.firmware.welcome(newest))
         } else {
-            self.session = false;
             Message::Nack(NackReason::UNSUPPORTED_VERSION)
         };
-        self.framed.send(Frame::new(seq, answer)).await?;
+        let answer = self.frame(seq, answer);
+        self.framed.send(answer).await?;
+        if let Message::Welcome(welcome) = answer.message {
+            self.session = Some(welcome.version);
+            self.framed.codec_mut().set_version(self.session);
+        }
         Ok(())
     }
 
     /// Answers a reliable host frame, acting on each sequence number once (rule A6).
     async fn command(&mut self, seq: u8, message: Message) -> Result<(), PeerError> {
-        if !self.session {
-            let refusal = Frame::new(seq, Message::Nack(NackReason::NOT_READY));
+        if self.session.is_none() {
+            let refusal = self.frame(seq, Message::Nack(NackReason::NOT_READY));
             self.framed.send(refusal).await?;
             return Ok(());
         }
@@ -230,7 +253,7 @@ where
                 Err(reason) => Message::Nack(reason),
             }
         };
-        let answer = Frame::new(seq, answer);
+        let answer = self.frame(seq, answer);
         self.last_answer = Some(answer);
         self.framed.send(answer).await?;
         Ok(())

@@ -1,6 +1,7 @@
 //! What a simulated controller does with the host's messages, apart from the session rules.
 
 use std::collections::VecDeque;
+use std::ops::RangeInclusive;
 
 use crate::controller::codes::NackReason;
 use crate::controller::message::{Message, Welcome};
@@ -34,8 +35,14 @@ impl Outbox {
 /// once whether it accepts a command, and anything slow (a motion, a scan) reports later through
 /// the [`Outbox`] or a [`PeerHandle`](super::PeerHandle).
 pub trait Firmware {
-    /// What the controller says about itself in every Welcome.
-    fn welcome(&self) -> Welcome;
+    /// The protocol versions this firmware speaks; the session driver agrees on the newest one
+    /// the host also speaks.
+    fn versions(&self) -> RangeInclusive<u8>;
+
+    /// A session in `version` (one of [`versions`](Firmware::versions)) starts: what the
+    /// controller says about itself in its Welcome, which carries that version. Whatever the
+    /// last session showed (lights) is cleared here.
+    fn welcome(&mut self, version: u8) -> Welcome;
 
     /// Acts on a new command from the host: `Ok` is answered with Ack, `Err` with a Nack of that
     /// reason. Heartbeats, retransmissions and messages only a controller sends never get here.
