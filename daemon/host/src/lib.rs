@@ -9,6 +9,9 @@
 //! model and serde, and on nothing that can do I/O (no tokio, no devices, no files).
 #![warn(missing_docs)]
 
+mod lights;
+#[cfg(test)]
+mod lights_tests;
 mod log_event;
 mod operator;
 #[cfg(test)]
@@ -18,7 +21,8 @@ mod snapshot;
 #[cfg(test)]
 mod tests;
 
-pub use log_event::{Device, LogEvent, MistakeReason, OperatorAction};
+pub use lights::{BoardLighting, LightColour, LightMode, SquareLight};
+pub use log_event::{Device, LitSquare, LogEvent, MistakeReason, OperatorAction};
 pub use operator::Refused;
 pub use record::GameRecord;
 pub use snapshot::{ResumeError, Snapshot};
@@ -110,6 +114,8 @@ pub enum Action {
         /// to fix, in the host's language.
         explanation: Option<Utterance>,
     },
+    /// Show this on the board's lights, where the board has them, and log it.
+    Lights(BoardLighting),
     /// Write to the event log.
     Log(LogEvent),
     /// A game ended: archive its record.
@@ -169,6 +175,11 @@ pub struct Host {
     ambiguous: Vec<Move>,
     /// The language of the explanations and of the visitor's messages in the log.
     language: Language,
+    /// What the board's lights should show now.
+    lighting: BoardLighting,
+    /// The last scan seen in a game, so that a scan read only to follow the lights counts as
+    /// the visitor's activity only when something moved.
+    last_scan: Option<Bitboard>,
 }
 
 impl Host {
@@ -190,6 +201,8 @@ impl Host {
             held_reply: None,
             ambiguous: Vec::new(),
             language: Language::default(),
+            lighting: BoardLighting::DARK,
+            last_scan: None,
         }
     }
 
@@ -260,6 +273,66 @@ impl Host {
         }
     }
 
+    /// What the board's lights should show now (shown again after a reconnection).
+    pub fn lighting(&self) -> BoardLighting {
+        self.lighting
+    }
+
+    /// Whether the host wants [`Event::Scan`]s now, beyond setup: while its lights follow the
+    /// board (a fix asked for, the robot's move shown until the visitor starts theirs). A
+    /// board without lights need not be read for them.
+    pub fn wants_board_scans(&self) -> bool {
+        if self.paused {
+            return false;
+        }
+        match self.state {
+            State::VisitorTurn => !self.lighting.is_dark(),
+            State::FixingBoard { .. } | State::Rearranging { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// Changes the lights, if that changes them.
+    fn set_lights(&mut self, lighting: BoardLighting, out: &mut Vec<Action>) {
+        if self.lighting != lighting {
+            self.lighting = lighting;
+            out.push(Action::Lights(lighting));
+        }
+    }
+
+    /// A scan read while the visitor works at the board: the lights follow it, and a change
+    /// is the visitor's activity.
+    fn scanned_during_game(&mut self, scan: Bitboard, now: Millis, out: &mut Vec<Action>) {
+        let scan = scan & self.variant.geometry().all();
+        let target = match self.state {
+            State::FixingBoard { before, mv } => Some(recognition::outcome(&before, &mv)),
+            State::Rearranging { target } => Some(target),
+            _ => None,
+        };
+        let position = self.game.position().occupied();
+        let lighting = match target {
+            // The exact board wanted is known: light every square that differs.
+            Some(target) => BoardLighting::fix(scan - target, target - scan),
+            // A fix asked for at the last press: each square goes dark once it is fixed, and
+            // all of them once the board is back to the position.
+            None if self.lighting.asks_for_a_fix() => {
+                if scan == position {
+                    BoardLighting::DARK
+                } else {
+                    BoardLighting::fix(self.lighting.clear & scan, self.lighting.fill - scan)
+                }
+            }
+            // The robot's move stays lit until the visitor starts theirs.
+            None if scan == position => self.lighting,
+            None => BoardLighting::DARK,
+        };
+        self.set_lights(lighting, out);
+        if self.last_scan != Some(scan) {
+            self.last_scan = Some(scan);
+            self.feel(Input::VisitorActivity, now, out);
+        }
+    }
+
     /// Handles one event.
     pub fn handle(&mut self, event: Event, now: Millis) -> Vec<Action> {
         let mut out = Vec::new();
@@ -276,6 +349,9 @@ impl Host {
                 Event::Scan(_) | Event::Button(_) => return out,
             }
         }
+        if let Event::Button(scan) | Event::ArmDone(scan) = event {
+            self.last_scan = Some(scan & self.variant.geometry().all());
+        }
         match (&self.state, event) {
             (_, Event::Tick) => self.feel(Input::Tick, now, &mut out),
             (State::WaitingForSetup, Event::Scan(scan) | Event::Button(scan)) => {
@@ -291,10 +367,8 @@ impl Host {
             }
             (
                 State::VisitorTurn | State::FixingBoard { .. } | State::Rearranging { .. },
-                Event::Scan(_),
-            ) => {
-                self.feel(Input::VisitorActivity, now, &mut out);
-            }
+                Event::Scan(scan),
+            ) => self.scanned_during_game(scan, now, &mut out),
             (State::RobotThinking, Event::SearchDone(reply)) => {
                 self.robot_moves(&reply, now, &mut out);
             }
@@ -330,6 +404,7 @@ impl Host {
         };
         self.game = Game::new(self.variant);
         self.prediction = None;
+        self.set_lights(BoardLighting::DARK, out);
         out.push(Action::Log(LogEvent::GameStarted {
             variant: self.variant,
             robot: self.robot,
@@ -355,6 +430,7 @@ impl Host {
         // Everything but a clean move is refused with a reason and the squares to fix.
         let (kind, reason, remove, place) = match recognition {
             Recognition::Move(mv) => {
+                self.set_lights(BoardLighting::DARK, out);
                 self.game.play(&mv).expect("recognised moves are legal");
                 out.push(Action::Log(LogEvent::VisitorMove {
                     mv: notation::move_text(self.variant, &mv),
@@ -399,6 +475,11 @@ impl Host {
             place: self.names(place),
         }));
         self.feel_explaining(Input::VisitorMistake(kind), || explanation, now, out);
+        // A press before any move leaves the robot's move lit; every other refusal lights the
+        // squares to fix (none for a press only the operator can settle).
+        if reason != MistakeReason::NoChange {
+            self.set_lights(BoardLighting::fix(remove, place), out);
+        }
     }
 
     /// Square names in the variant's notation.
@@ -472,6 +553,7 @@ impl Host {
         let check = recognition::verify_robot_move(before, mv, scan);
         if check.is_ok() {
             out.push(Action::Log(LogEvent::ArmDone));
+            self.set_lights(BoardLighting::robot_move(mv.from(), mv.to()), out);
             // Said only when the settings want the robot's moves announced (the model asks).
             let (language, variant) = (self.language, self.variant);
             let announcement = || Some(speech::explain_robot_move(language, variant, mv));
@@ -489,6 +571,7 @@ impl Host {
         };
         let explanation = speech::explain_arm_check(self.language, self.variant, &check);
         self.feel_explaining(Input::BoardMismatch, || Some(explanation), now, out);
+        self.set_lights(BoardLighting::fix(check.extra, check.missing), out);
     }
 
     /// Ends the game in progress without a result (the ply limit, the operator asked for a new
@@ -519,6 +602,7 @@ impl Host {
             pdn: None,
         }));
         self.feel(Input::GameOver(feeling), now, out);
+        self.set_lights(BoardLighting::DARK, out);
         self.state = State::WaitingForSetup;
         self.paused = false;
         self.held_reply = None;

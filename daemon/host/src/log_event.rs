@@ -3,8 +3,10 @@
 use std::fmt;
 
 use emotions::{Attitude, Category, Emotion, Language};
-use rules::{Color, Variant};
+use rules::{Color, Variant, notation};
 use serde::{Deserialize, Serialize, Serializer};
+
+use crate::lights::{BoardLighting, LightColour, LightMode};
 
 /// What a fault or a reconnection concerns, so counters and the operator can tell a loose USB
 /// cable on the arm from a flickering sensor on the board.
@@ -98,6 +100,11 @@ pub enum LogEvent {
         /// In `[0, 1]`.
         intensity: f32,
     },
+    /// The board's lights changed (logged only for a board that has them).
+    BoardLights {
+        /// Every lit square; empty when the lights went dark.
+        lights: Vec<LitSquare>,
+    },
     /// The robot speaks.
     Voice {
         /// Line category.
@@ -148,6 +155,34 @@ pub enum LogEvent {
         /// Where the PDN record was written, if it was.
         pdn: Option<String>,
     },
+}
+
+/// One lit square of a `board_lights` event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct LitSquare {
+    /// The square in the variant's notation.
+    pub square: String,
+    /// `green` (fill it), `red` (clear it) or `blue` (the robot's move).
+    pub colour: LightColour,
+    /// `on` or `blinking`.
+    pub mode: LightMode,
+}
+
+impl LogEvent {
+    /// The `board_lights` event for `lighting` on a `variant` board.
+    pub fn board_lights(variant: Variant, lighting: &BoardLighting) -> LogEvent {
+        LogEvent::BoardLights {
+            lights: lighting
+                .lit()
+                .into_iter()
+                .map(|light| LitSquare {
+                    square: notation::square_name(variant, light.square),
+                    colour: light.colour,
+                    mode: light.mode,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// What the operator did from the operator page: the `action` of an `operator` event.

@@ -9,7 +9,7 @@ use emotions::{Input, Millis};
 use rules::recognition;
 use rules::{Bitboard, Color, Move, notation};
 
-use super::{Action, Host, LogEvent, OperatorAction, State};
+use super::{Action, BoardLighting, Host, LogEvent, OperatorAction, State};
 
 /// Why the host refused an operator command; it changed nothing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,13 +151,20 @@ impl Host {
         self.ambiguous.clear();
         let target = self.game.position().occupied();
         self.state = State::Rearranging { target };
-        Ok(vec![operator_log(
-            OperatorAction::TakeBack,
-            format!(
-                "took back {}; put the pieces back and press the button",
-                taken.join(" ")
+        // The squares to change are lit from the next scan on.
+        let mut out = Vec::new();
+        self.set_lights(BoardLighting::DARK, &mut out);
+        out.insert(
+            0,
+            operator_log(
+                OperatorAction::TakeBack,
+                format!(
+                    "took back {}; put the pieces back and press the button",
+                    taken.join(" ")
+                ),
             ),
-        )])
+        );
+        Ok(out)
     }
 
     /// Settles an ambiguous press: plays the candidate named `label` (see
@@ -213,6 +220,7 @@ impl Host {
     ) {
         let scan = scan & self.variant.geometry().all();
         if scan == target {
+            self.set_lights(BoardLighting::DARK, out);
             if self.game.position().turn() == self.robot {
                 self.think(now, out);
             } else {
@@ -227,5 +235,6 @@ impl Host {
         }));
         let explanation = speech::explain_fix(self.language, self.variant, extra, missing);
         self.feel_explaining(Input::BoardMismatch, || Some(explanation), now, out);
+        self.set_lights(BoardLighting::fix(extra, missing), out);
     }
 }

@@ -29,6 +29,12 @@ function renderBoard(box, board, engine) {
       if (sq) {
         cell.dataset.square = sq.name;
         if (sq.differs) cell.classList.add("differs");
+        // The board's own lights, on the sensors' board where they physically are.
+        if (!engine && sq.light) {
+          cell.classList.add(`light-${sq.light.colour}`);
+          if (sq.light.mode === "blinking") cell.classList.add("light-blinking");
+          cell.title = `light: ${sq.light.colour} ${sq.light.mode}`;
+        }
         cell.append(el("span", { class: "name" }, sq.name));
         if (engine && sq.piece) {
           const king = sq.piece === "W" || sq.piece === "B";
@@ -82,11 +88,15 @@ function render(state) {
 
   renderBoard($("board-engine"), state.board, true);
   renderBoard($("board-sensors"), state.board, false);
-  $("board-note").textContent = !state.board.scanned
+  const lit = state.board.squares.filter((sq) => sq.light);
+  const lightsNote = lit.length
+    ? ` Lights: ${lit.map((sq) => `${sq.name} ${sq.light.colour} ${sq.light.mode}`).join(", ")}.`
+    : "";
+  $("board-note").textContent = (!state.board.scanned
     ? "No scan yet."
     : state.board.differs
       ? "Red squares: the sensors disagree with the engine."
-      : "The sensors agree with the engine.";
+      : "The sensors agree with the engine.") + lightsNote;
 
   $("choices-panel").classList.toggle("hidden", state.choices.length === 0);
   renderList($("choices"), state.choices, (choice) => {

@@ -111,6 +111,17 @@ pub struct SquareView {
     pub sensed: Option<bool>,
     /// The sensors disagree with the engine here.
     pub differs: bool,
+    /// What the board's light under this square shows (`None`: dark, or no lights).
+    pub light: Option<LightView>,
+}
+
+/// A lit square's light, as the last `board_lights` event set it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LightView {
+    /// `green` (fill it), `red` (clear it) or `blue` (the robot's move).
+    pub colour: host::LightColour,
+    /// `on` or `blinking`.
+    pub mode: host::LightMode,
 }
 
 /// A move an ambiguous press could have been.
@@ -263,6 +274,8 @@ pub struct PageStateTracker {
     /// The robot chose its move and the arm is making it (else, while the robot works, it
     /// thinks), for the status line.
     arm_moving: bool,
+    /// The board's lit squares, by name, as the last `board_lights` event left them.
+    lights: Vec<host::LitSquare>,
 }
 
 impl PageStateTracker {
@@ -310,6 +323,7 @@ impl PageStateTracker {
             face: settings.emotions.face.clone(),
             robot: Color::Black,
             arm_moving: false,
+            lights: Vec::new(),
         };
         tracker.refresh();
         tracker
@@ -416,6 +430,7 @@ impl PageStateTracker {
                 self.state.devices.brain = DeviceState::ok();
             }
             LogEvent::ArmDone => self.state.devices.arm = DeviceState::ok(),
+            LogEvent::BoardLights { lights } => self.lights.clone_from(lights),
             LogEvent::VisitorMove { .. } => self.state.devices.board = DeviceState::ok(),
             LogEvent::VisitorMistake { message, .. } => self.problem(t, "mistake", message),
             LogEvent::BoardMismatch { missing, extra } => {
@@ -486,7 +501,7 @@ impl PageStateTracker {
 
     /// Recomputes what follows from the position, the wait and the scan.
     fn refresh(&mut self) {
-        self.state.board = board_view(&self.position, self.scan);
+        self.state.board = board_view(&self.position, self.scan, &self.lights);
         self.state.waiting = match self.waiting {
             Waiting::Setup => "setup",
             Waiting::VisitorMove => "visitor",
@@ -545,8 +560,12 @@ fn recent_moves(host: &host::Host) -> Vec<MoveView> {
         .collect()
 }
 
-/// Every dark square with the engine's piece and the sensors' reading.
-pub fn board_view(position: &Position, scan: Option<Bitboard>) -> BoardView {
+/// Every dark square with the engine's piece, the sensors' reading and its light.
+pub fn board_view(
+    position: &Position,
+    scan: Option<Bitboard>,
+    lights: &[host::LitSquare],
+) -> BoardView {
     let variant = position.variant();
     let geometry = variant.geometry();
     let squares: Vec<SquareView> = geometry
@@ -564,13 +583,22 @@ pub fn board_view(position: &Position, scan: Option<Bitboard>) -> BoardView {
             };
             let sensed = scan.map(|scan| scan.contains(sq));
             let stands = !piece.is_empty();
+            let name = notation::square_name(variant, sq);
+            let light = lights
+                .iter()
+                .find(|lit| lit.square == name)
+                .map(|lit| LightView {
+                    colour: lit.colour,
+                    mode: lit.mode,
+                });
             SquareView {
-                name: notation::square_name(variant, sq),
+                name,
                 row,
                 col,
                 piece,
                 sensed,
                 differs: sensed.is_some_and(|seen| seen != stands),
+                light,
             }
         })
         .collect();
@@ -605,12 +633,18 @@ mod tests {
         }
     }
 
-    /// Feeds `event` to the host and every event it logs to the tracker.
+    /// Feeds `event` to the host and every event it logs to the tracker, the lights as a
+    /// board with lights logs them.
     fn step(host: &mut Host, tracker: &mut PageStateTracker, event: Event, t: u64) {
         for action in host.handle(event, Millis(t)) {
-            if let Action::Log(event) = action {
-                tracker.event(Millis(t), &event, view_of(host), "2026-11-30");
-            }
+            let event = match action {
+                Action::Log(event) => event,
+                Action::Lights(lighting) => {
+                    LogEvent::board_lights(host.game().variant(), &lighting)
+                }
+                _ => continue,
+            };
+            tracker.event(Millis(t), &event, view_of(host), "2026-11-30");
         }
     }
 
@@ -694,6 +728,24 @@ mod tests {
         let state = tracker.state();
         assert_eq!(state.waiting, "board_fix");
         assert!(state.problems.iter().any(|p| p.kind == "mismatch"));
+        // The board's lights ask for the man on f6 to go to g5.
+        let lit: Vec<(&str, LightView)> = state
+            .board
+            .squares
+            .iter()
+            .filter_map(|s| Some((s.name.as_str(), s.light?)))
+            .collect();
+        let blinking = |colour| LightView {
+            colour,
+            mode: host::LightMode::Blinking,
+        };
+        assert_eq!(
+            lit,
+            [
+                ("g5", blinking(host::LightColour::Green)),
+                ("f6", blinking(host::LightColour::Red))
+            ]
+        );
         let fault = LogEvent::Fault {
             device: Device::Arm,
             message: "the Dobot did not answer".to_owned(),

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context as _;
-use hal::device::{BoardSensor, Face};
+use hal::device::{BoardLights, BoardSensor, Face};
 use tokio::sync::mpsc;
 
 use super::api::{Api, router};
@@ -34,7 +34,7 @@ pub async fn serve_page<B, M>(
     config: PageConfig,
 ) -> anyhow::Result<SocketAddr>
 where
-    B: BoardSensor + Face + Send,
+    B: BoardSensor + BoardLights + Face + Send,
     M: PieceMover,
 {
     if !config.bind.ip().is_loopback() && config.token.is_none() {

@@ -11,6 +11,7 @@
 
 mod backoff;
 pub mod face_output;
+pub mod lights_output;
 mod observer;
 pub mod occupancy_map;
 mod operate;
@@ -26,7 +27,7 @@ use std::time::Duration;
 use anyhow::Context as _;
 use emotions::Millis;
 use hal::debounce::{DebounceConfig, DebounceError, stable_scan};
-use hal::device::{BoardSensor, ButtonId, Face};
+use hal::device::{BoardLights, BoardSensor, ButtonId, Face};
 use hal::{Error as _, ErrorKind};
 use rules::{Color, Position, notation};
 use sounds::Voice;
@@ -38,6 +39,7 @@ use crate::state::{GameNow, Journal, StateDir, Stats, utc_date};
 pub use backoff::Backoff;
 use face_output::{FaceChanges, FaceCommands, ShownFace};
 use host::{Action, Device, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
+use lights_output::{ShownLights, square_lights};
 pub use observer::{EventContext, EventLog, Observer};
 pub use operate::{Adjustment, Done, OperatorCommand, Request};
 pub use piece_mover::PieceMover;
@@ -66,8 +68,9 @@ pub struct VisibleState {
 pub struct LoopConfig {
     /// When a scan counts as the board's state.
     pub debounce: DebounceConfig,
-    /// How often the board is read while waiting for the starting position.
-    pub setup_poll: Duration,
+    /// How often the board is read while waiting for the starting position, and while the
+    /// board's lights follow what the visitor does.
+    pub board_poll: Duration,
     /// How often the emotion model's clock ticks (blinks, fading moods, idle lines).
     pub tick: Duration,
     /// The longest the robot thinks about a move (`play.move_time_ms`).
@@ -99,7 +102,7 @@ impl LoopConfig {
                 interval: Duration::from_millis(settings.sensor.read_interval_ms),
                 flicker_fault_after: Duration::from_millis(settings.sensor.flicker_fault_ms),
             },
-            setup_poll: Duration::from_millis(500),
+            board_poll: Duration::from_millis(500),
             tick: Duration::from_millis(250),
             move_time: Duration::from_millis(settings.play.move_time_ms),
             think_on,
@@ -185,6 +188,7 @@ pub struct Robot<B, M> {
     stage: watch::Sender<VisibleState>,
     start: Instant,
     face: ShownFace,
+    lights: ShownLights,
     records: Records,
     /// Actions that continue a resumed game, carried out first.
     resume_actions: Vec<Action>,
@@ -218,7 +222,7 @@ enum LoopEvent<M: PieceMover, E> {
     Press(Result<ButtonId, E>),
     Reload(Box<checkerbot_config::Settings>),
     Operator(operate::Request),
-    SetupPoll,
+    BoardPoll,
     Tick,
 }
 
@@ -240,7 +244,7 @@ async fn join<T>(task: &mut Option<JoinHandle<T>>) -> Result<T, JoinError> {
 
 impl<B, M> Robot<B, M>
 where
-    B: BoardSensor + Face + Send,
+    B: BoardSensor + BoardLights + Face + Send,
     M: PieceMover,
 {
     /// A robot about to start: fresh, or back in a journaled game (see [`start_or_resume`]).
@@ -290,6 +294,7 @@ where
             stage: watch::Sender::new(stage),
             start: Instant::now(),
             face: ShownFace::default(),
+            lights: ShownLights::default(),
             records: Records {
                 stats: Stats::default(),
                 games_done: 0,
@@ -382,8 +387,8 @@ where
         };
         let mut ticker = tokio::time::interval(self.config.tick);
         ticker.set_missed_tick_behavior(MissedTickBehavior::Delay);
-        let mut setup_poll = tokio::time::interval(self.config.setup_poll);
-        setup_poll.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        let mut board_poll = tokio::time::interval(self.config.board_poll);
+        board_poll.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let resumed = std::mem::take(&mut self.resume_actions);
         self.dispatch(resumed, &mut workers).await?;
         self.publish()?;
@@ -407,6 +412,9 @@ where
                 continue;
             }
             let waiting = self.host.waiting_for();
+            // The board is read on its own for setup, and for lights that follow the board.
+            let poll = waiting == Waiting::Setup
+                || (self.board.device.has_lights() && self.host.wants_board_scans());
             let wake: LoopEvent<M, B::Error> = tokio::select! {
                 biased;
                 _ = shutdown.recv() => LoopEvent::Shutdown,
@@ -415,7 +423,7 @@ where
                 press = self.board.device.next_press() => LoopEvent::Press(press),
                 Some(settings) = recv(&mut self.reloads) => LoopEvent::Reload(Box::new(settings)),
                 Some(request) = operate::next_request(&mut self.operator) => LoopEvent::Operator(request),
-                _ = setup_poll.tick(), if waiting == Waiting::Setup => LoopEvent::SetupPoll,
+                _ = board_poll.tick(), if poll => LoopEvent::BoardPoll,
                 _ = ticker.tick() => LoopEvent::Tick,
             };
             if matches!(wake, LoopEvent::Shutdown) {
@@ -492,7 +500,7 @@ where
                 self.operate(request, workers).await?;
                 None
             }
-            LoopEvent::SetupPoll => self.scan().await?.map(Event::Scan),
+            LoopEvent::BoardPoll => self.scan().await?.map(Event::Scan),
             LoopEvent::Tick => {
                 if let Some(alive) = &mut self.alive {
                     alive();
@@ -710,12 +718,17 @@ where
                     self.board.lost = false;
                     // The new session's controller shows nothing until told.
                     self.face.sent = None;
+                    self.lights.sent = None;
                     self.log(&LogEvent::Reconnected {
                         device: Device::Board,
                         attempts,
                     })?;
                     if let Some(face) = self.face.current {
                         self.show_face(&face).await?;
+                    }
+                    let lighting = self.host.lighting();
+                    if !lighting.is_dark() {
+                        self.show_lights(lighting).await?;
                     }
                     return Ok(true);
                 }
@@ -803,11 +816,37 @@ where
                     text,
                 })?;
             }
+            Action::Lights(lighting) => self.show_lights(lighting).await?,
             Action::Log(event) => self.log(&event)?,
             Action::GameFinished(record) => self.archive(&record),
             Action::Search { .. } | Action::MoveArm { .. } | Action::VerifyBoard => {
                 unreachable!("the loop starts workers itself")
             }
+        }
+        Ok(())
+    }
+
+    /// Shows `lighting` on the board's lights and logs it, where the board has lights; a
+    /// board without them gets nothing. Lights that fail are reported once and never stop the
+    /// game.
+    async fn show_lights(&mut self, lighting: host::BoardLighting) -> anyhow::Result<()> {
+        if !self.board.device.has_lights() || self.lights.sent == Some(lighting) {
+            return Ok(());
+        }
+        let geometry = self.host.game().position().variant().geometry();
+        let lights = square_lights(geometry, &lighting);
+        match self.board.device.show_lights(lights).await {
+            Ok(()) => {
+                self.lights.sent = Some(lighting);
+                self.lights.failing = false;
+                let variant = self.host.game().position().variant();
+                self.log(&LogEvent::board_lights(variant, &lighting))?;
+            }
+            Err(err) if !self.lights.failing => {
+                self.lights.failing = true;
+                self.device_error("board lights", &err)?;
+            }
+            Err(_) => {}
         }
         Ok(())
     }

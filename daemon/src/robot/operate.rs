@@ -7,7 +7,7 @@ use sounds::Language;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{PieceMover, Robot, Workers};
-use hal::device::{BoardSensor, Face};
+use hal::device::{BoardLights, BoardSensor, Face};
 use host::{Action, Device, LogEvent, OperatorAction, Refused};
 
 /// One thing the operator asks for.
@@ -115,7 +115,7 @@ pub(super) async fn next_request(link: &mut Option<OperatorLink>) -> Option<Requ
 
 impl<B, M> Robot<B, M>
 where
-    B: BoardSensor + Face + Send,
+    B: BoardSensor + BoardLights + Face + Send,
     M: PieceMover,
 {
     /// Takes commands from the operator page; `settings` are the ones in force now.

@@ -41,6 +41,11 @@ pub struct Args {
     /// Variant whose board to simulate.
     #[arg(long, default_value = "russian")]
     variant: Variant,
+    /// The newest controller-protocol version the simulated board speaks: 2 has a light under
+    /// every square, 1 is a board from before lights.
+    #[arg(long, default_value_t = hal::controller::NEWEST_VERSION,
+          value_parser = clap::value_parser!(u8).range(1..=2))]
+    board_protocol: u8,
 }
 
 /// Runs the command until stdin ends and Ctrl-C, or until killed.
@@ -57,6 +62,7 @@ async fn serve(args: &Args) -> anyhow::Result<()> {
     let empty = occupancy_map::to_occupancy(variant.geometry(), Bitboard::EMPTY);
     let board_pty = Pty::open(&args.board_link)?;
     let (board, controller) = sim_board(board_pty.served, empty, PeerConfig::default());
+    board.set_newest_version(args.board_protocol);
     tokio::spawn(controller.run());
     let arm_pty = Pty::open(&args.arm_link)?;
     let (dobot, calibration) =

@@ -108,6 +108,11 @@ pub struct Args {
     /// clock is real even with --fast, so a seed replays the moves but not every timing.
     #[arg(long, value_enum, default_value = "memory")]
     link: Link,
+    /// The newest controller-protocol version the simulated board speaks: 2 has a light under
+    /// every square, 1 is a board from before lights (the robot plays on without them).
+    #[arg(long, default_value_t = hal::controller::NEWEST_VERSION,
+          value_parser = clap::value_parser!(u8).range(1..=2))]
+    board_protocol: u8,
 }
 
 /// How the robot reaches the simulated devices.
@@ -268,19 +273,21 @@ async fn connect_sim_board(
     Ok(device)
 }
 
-/// An empty simulated board whose controller is served on a fresh stream for every
-/// connection ([`SimBoardHandle::serve`]); the session `sim_board` starts with goes to a
-/// stream nobody uses.
-fn unserved_board(variant: Variant) -> SimBoardHandle {
+/// An empty simulated board, speaking the controller protocol up to `protocol`, whose
+/// controller is served on a fresh stream for every connection ([`SimBoardHandle::serve`]);
+/// the session `sim_board` starts with goes to a stream nobody uses.
+fn unserved_board(variant: Variant, protocol: u8) -> SimBoardHandle {
     let empty = occupancy_map::to_occupancy(variant.geometry(), rules::Bitboard::EMPTY);
     let (unused, _) = tokio::io::duplex(1);
     let (board, _) = sim_board(unused, empty, PeerConfig::default());
+    board.set_newest_version(protocol);
     board
 }
 
 /// The simulated board controller (its first session) and a way to connect to it again.
 async fn sim_board_with_reconnect(
     variant: Variant,
+    protocol: u8,
     faults: f64,
     rng: &mut SplitMix,
 ) -> anyhow::Result<(
@@ -288,7 +295,7 @@ async fn sim_board_with_reconnect(
     ControllerDevice,
     Reconnect<ControllerDevice>,
 )> {
-    let board = unserved_board(variant);
+    let board = unserved_board(variant, protocol);
     let device = connect_sim_board(board.clone(), faults, (rng.next_u64(), rng.next_u64())).await?;
     let mut seeds = SplitMix::new(rng.next_u64());
     let handle = board.clone();
@@ -377,7 +384,8 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
     match args.link {
         Link::Memory => {
             let (board, device, reconnect) =
-                sim_board_with_reconnect(variant, args.faults, &mut setup.rng).await?;
+                sim_board_with_reconnect(variant, args.board_protocol, args.faults, &mut setup.rng)
+                    .await?;
             // Watched, the arm moves three times faster than a real Magician so a whole game
             // fits in a few minutes; a fast run keeps real arm timing (it costs nothing on the
             // paused clock).
@@ -409,9 +417,16 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
             // On the real clock: a fast run moves the arm 30 times faster than a Magician.
             let speedup = if args.fast { 30.0 } else { 3.0 };
             let baud = setup.settings.devices.baud;
-            let (board, device, reconnect, arm) =
-                over_ptys::connect(&links, variant, args.faults, speedup, baud, &mut setup.rng)
-                    .await?;
+            let (board, device, reconnect, arm) = over_ptys::connect(
+                &links,
+                variant,
+                args.board_protocol,
+                args.faults,
+                speedup,
+                baud,
+                &mut setup.rng,
+            )
+            .await?;
             eprintln!(
                 "simulated devices on pseudo-terminals: {}/board and {}/arm",
                 links.display(),

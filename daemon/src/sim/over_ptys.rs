@@ -26,6 +26,7 @@ pub type PtyArm = PlannedArm<DobotArm<SerialStream>>;
 pub async fn connect(
     dir: &Path,
     variant: Variant,
+    board_protocol: u8,
     faults: f64,
     speedup: f32,
     baud: u32,
@@ -37,7 +38,7 @@ pub async fn connect(
     PtyArm,
 )> {
     // The board is served on the cable's stream, once per plug-in.
-    let board = super::unserved_board(variant);
+    let board = super::unserved_board(variant, board_protocol);
     let board_link = dir.join("board");
     let served = board.clone();
     plug_in(

@@ -61,6 +61,17 @@ impl Observer for Screen {
             LogEvent::Fault { device, message } => {
                 self.line(&format!("fault ({}): {message}", device.as_str()));
             }
+            LogEvent::BoardLights { lights } if lights.is_empty() => self.line("lights: off"),
+            LogEvent::BoardLights { lights } => {
+                let lit: Vec<String> = lights
+                    .iter()
+                    .map(|lit| {
+                        let (colour, mode) = (lit.colour.as_str(), lit.mode.as_str());
+                        format!("{} {colour} {mode}", lit.square)
+                    })
+                    .collect();
+                self.line(&format!("lights: {}", lit.join(", ")));
+            }
             _ => {}
         }
         Ok(())

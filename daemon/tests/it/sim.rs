@@ -1,6 +1,7 @@
 //! End-to-end runs of `checkerbot sim`: whole games with mistakes and arm faults, over
 //! in-memory links and over pseudo-terminals (`--link pty`).
 
+use std::collections::BTreeSet;
 use std::process::Command;
 
 use rules::{Game, Variant, notation};
@@ -795,63 +796,173 @@ fn names<'a>(entry: &'a Value, key: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// How far after a mistake its voice line and lights are looked for.
+#[derive(Clone, Copy)]
+enum Window {
+    /// At the same moment (`t`): nothing but the robot's own actions came between.
+    SameMoment,
+    /// Before the visitor's next press: with damaged bytes on the board's link a face frame
+    /// may be sent again first, so the line comes 100 ms later, but still before anyone acts.
+    BeforeTheNextPress,
+}
+
+/// The events that follow `log[at]` within `window`.
+fn following(log: &[Value], at: usize, window: Window) -> &[Value] {
+    let rest = &log[at + 1..];
+    let len = match window {
+        Window::SameMoment => rest.iter().take_while(|e| e["t"] == log[at]["t"]).count(),
+        Window::BeforeTheNextPress => rest
+            .iter()
+            .take_while(|e| kind(e) != "button_pressed")
+            .count(),
+    };
+    &rest[..len]
+}
+
+/// The lit squares of a `board_lights` event, each with its colour and mode.
+fn lit_squares(lights: &Value) -> BTreeSet<(String, String)> {
+    lights["lights"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|light| {
+            let square = light["square"].as_str().unwrap().to_owned();
+            (
+                square,
+                format!("{} {}", light["colour"], light["mode"]).replace('"', ""),
+            )
+        })
+        .collect()
+}
+
+/// What the board's lights showed in answer to `log[at]`: the first `board_lights` event
+/// within `window`, and the picture already shown before it (a picture that did not change is
+/// not sent again). Either may be the answer.
+fn lights_answering(log: &[Value], at: usize, window: Window) -> [Option<&Value>; 2] {
+    let is_lights = |e: &&Value| kind(e) == "board_lights";
+    [
+        following(log, at, window).iter().find(is_lights),
+        log[..at].iter().rev().find(is_lights),
+    ]
+}
+
+#[test]
+fn a_board_without_lights_plays_whole_games_and_nothing_is_lit() {
+    let (_, log) = run_sim(&[
+        "--fast",
+        "--games",
+        "2",
+        "--mistakes",
+        "0.5",
+        "--seed",
+        "11",
+        "--board-protocol",
+        "1",
+    ]);
+    assert_eq!(log.iter().filter(|e| kind(e) == "game_over").count(), 2);
+    assert!(log.iter().any(|e| kind(e) == "visitor_mistake"));
+    assert!(
+        !log.iter().any(|e| kind(e) == "board_lights"),
+        "lit without lights"
+    );
+}
+
 #[test]
 fn every_mistake_and_mismatch_is_said_with_its_squares_in_every_language() {
     for (language, alphabet) in [("en", 'a'..='z'), ("ru", 'а'..='я'), ("uk", 'а'..='я')] {
-        let (_, log) = run_sim(&[
-            "--fast",
-            "--games",
-            "3",
-            "--mistakes",
-            "0.5",
-            "--faults",
-            "0.1",
-            "--seed",
-            "11",
-            "--language",
-            language,
-        ]);
+        // The visitor's mistakes on a clean link, answered at once; and with failed picks
+        // (and so bytes damaged on the board's link too), the board mismatches as well.
+        let runs = [
+            (&[][..], Window::SameMoment),
+            (&["--faults", "0.1"][..], Window::BeforeTheNextPress),
+        ];
         let mut checked = 0;
-        for (i, entry) in log.iter().enumerate() {
-            let squares = match kind(entry) {
-                "visitor_mistake" => [names(entry, "remove"), names(entry, "place")].concat(),
-                "board_mismatch" => [names(entry, "missing"), names(entry, "extra")].concat(),
-                _ => continue,
-            };
-            // The voice line follows at the same moment, and says every square.
-            let voice = log[i + 1..]
-                .iter()
-                .take_while(|e| e["t"] == entry["t"])
-                .find(|e| kind(e) == "voice")
-                .unwrap_or_else(|| panic!("{language}: nothing said after {entry}"));
-            let text = voice["text"].as_str().unwrap();
-            let words = spoken_words(text);
-            for square in &squares {
-                assert!(
-                    words.contains(square),
-                    "{language}: {square} not in {text:?}"
-                );
-            }
-            if let Some(message) = entry["message"].as_str() {
-                assert!(
-                    text.ends_with(message),
-                    "{language}: {message:?} not in {text:?}"
-                );
-                // In the robot's language: its first letter is of the language's alphabet.
-                let first = message
-                    .chars()
-                    .next()
-                    .unwrap()
-                    .to_lowercase()
-                    .next()
-                    .unwrap();
-                assert!(alphabet.contains(&first), "{language}: {message:?}");
-            }
-            checked += usize::from(!squares.is_empty());
+        for (extra_args, window) in runs {
+            let mut args = vec![
+                "--fast",
+                "--games",
+                "3",
+                "--mistakes",
+                "0.5",
+                "--seed",
+                "11",
+                "--language",
+                language,
+            ];
+            args.extend_from_slice(extra_args);
+            let (_, log) = run_sim(&args);
+            checked += check_said_and_lit(&log, language, &alphabet, window);
         }
         assert!(
             checked > 20,
             "{language}: only {checked} mistakes with squares"
         );
     }
+}
+
+/// Checks that every mistake and mismatch in `log` is said, with its squares, in `language`,
+/// and lit on the board, within `window`; returns how many had squares.
+fn check_said_and_lit(
+    log: &[Value],
+    language: &str,
+    alphabet: &std::ops::RangeInclusive<char>,
+    window: Window,
+) -> usize {
+    let mut checked = 0;
+    for (i, entry) in log.iter().enumerate() {
+        let (clear, fill) = match kind(entry) {
+            "visitor_mistake" => (names(entry, "remove"), names(entry, "place")),
+            "board_mismatch" => (names(entry, "extra"), names(entry, "missing")),
+            _ => continue,
+        };
+        let squares = [clear.clone(), fill.clone()].concat();
+        let voice = following(log, i, window)
+            .iter()
+            .find(|e| kind(e) == "voice")
+            .unwrap_or_else(|| panic!("{language}: nothing said after {entry}"));
+        let text = voice["text"].as_str().unwrap();
+        let words = spoken_words(text);
+        for square in &squares {
+            assert!(
+                words.contains(square),
+                "{language}: {square} not in {text:?}"
+            );
+        }
+        // The board's lights show the same squares: red blinking to clear, green blinking to
+        // fill (a picture that did not change is not sent again).
+        if !squares.is_empty() {
+            let light = |sq: &&str, how: &str| (sq.to_string(), how.to_owned());
+            let expected: BTreeSet<(String, String)> = clear
+                .iter()
+                .map(|sq| light(sq, "red blinking"))
+                .chain(fill.iter().map(|sq| light(sq, "green blinking")))
+                .collect();
+            let answers = lights_answering(log, i, window);
+            let lit = answers
+                .iter()
+                .flatten()
+                .find(|lights| lit_squares(lights) == expected);
+            assert!(
+                lit.is_some(),
+                "{language}: {expected:?} not lit after {entry}: {answers:?}"
+            );
+        }
+        if let Some(message) = entry["message"].as_str() {
+            assert!(
+                text.ends_with(message),
+                "{language}: {message:?} not in {text:?}"
+            );
+            // In the robot's language: its first letter is of the language's alphabet.
+            let first = message
+                .chars()
+                .next()
+                .unwrap()
+                .to_lowercase()
+                .next()
+                .unwrap();
+            assert!(alphabet.contains(&first), "{language}: {message:?}");
+        }
+        checked += usize::from(!squares.is_empty());
+    }
+    checked
 }

@@ -667,7 +667,9 @@ impl PayloadReader<'_> {
                     field: "lights",
                     value: byte,
                 })?;
-                lights.set(2 * pair + half, light).expect("within the board");
+                lights
+                    .set(2 * pair + half, light)
+                    .expect("within the board");
             }
         }
         Ok(lights)

@@ -13,7 +13,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::controller::peer::{Firmware, Outbox, PeerConfig, PeerDriver, PeerHandle, serve};
 use crate::controller::{
-    Capabilities, Fault, FirmwareVersion, Message, NackReason, NEWEST_VERSION, OLDEST_VERSION,
+    Capabilities, Fault, FirmwareVersion, Message, NEWEST_VERSION, NackReason, OLDEST_VERSION,
     Welcome,
 };
 use crate::device::{BrowAngles, ButtonId, Eyes, NeckPose, SquareLights};

@@ -7,8 +7,8 @@ use hal::controller::cobs;
 use hal::controller::crc16::crc16_ccitt_false;
 use hal::controller::{
     Capabilities, ControllerCodec, Fault, FaultCode, FirmwareVersion, Frame, FrameError,
-    JointTargets, MAX_ENCODED_LEN, Message, MessageError, MessageType, NackReason,
-    OLDEST_VERSION, Welcome,
+    JointTargets, MAX_ENCODED_LEN, Message, MessageError, MessageType, NackReason, OLDEST_VERSION,
+    Welcome,
 };
 use hal::device::{
     BrowAngles, ButtonId, EyeFrame, Eyes, Light, LightColour, LightMode, NeckPose, ServoAngle,
@@ -66,7 +66,8 @@ fn heartbeat(seq: u8) -> Frame {
 
 #[test]
 fn a_partial_frame_decodes_to_nothing_until_its_delimiter() {
-    let frame = Frame::new(1, 
+    let frame = Frame::new(
+        1,
         3,
         Message::Button {
             button: ButtonId::CONFIRM,

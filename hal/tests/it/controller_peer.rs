@@ -120,7 +120,11 @@ async fn a_hello_outside_the_versions_spoken_is_refused() {
     };
     assert_eq!(
         host.exchange(0, hello).await,
-        Frame::new(NEWEST_VERSION, 0, Message::Nack(NackReason::UNSUPPORTED_VERSION))
+        Frame::new(
+            NEWEST_VERSION,
+            0,
+            Message::Nack(NackReason::UNSUPPORTED_VERSION)
+        )
     );
     assert_eq!(
         host.exchange(1, Message::Heartbeat).await,
@@ -132,10 +136,19 @@ async fn a_hello_outside_the_versions_spoken_is_refused() {
 async fn a_repeated_frame_is_answered_again_but_acted_on_once() {
     let (mut host, board) = start();
     host.hello(0).await;
-    assert_eq!(host.exchange(1, eyes()).await, Frame::new(1, 1, Message::Ack));
-    assert_eq!(host.exchange(1, eyes()).await, Frame::new(1, 1, Message::Ack));
+    assert_eq!(
+        host.exchange(1, eyes()).await,
+        Frame::new(1, 1, Message::Ack)
+    );
+    assert_eq!(
+        host.exchange(1, eyes()).await,
+        Frame::new(1, 1, Message::Ack)
+    );
     assert_eq!(board.eyes().len(), 1);
-    assert_eq!(host.exchange(2, eyes()).await, Frame::new(1, 2, Message::Ack));
+    assert_eq!(
+        host.exchange(2, eyes()).await,
+        Frame::new(1, 2, Message::Ack)
+    );
     assert_eq!(board.eyes().len(), 2);
 }
 

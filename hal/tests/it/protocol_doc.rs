@@ -92,7 +92,10 @@ fn link_examples() -> Vec<(&'static str, Frame)> {
         ("hello", Frame::new(2, 0, hello)),
         ("welcome", Frame::new(1, 0, welcome)),
         ("ack", Frame::new(1, 5, Message::Ack)),
-        ("nack-busy", Frame::new(1, 6, Message::Nack(NackReason::BUSY))),
+        (
+            "nack-busy",
+            Frame::new(1, 6, Message::Nack(NackReason::BUSY)),
+        ),
         ("heartbeat", Frame::new(1, 7, Message::Heartbeat)),
     ]
 }
@@ -114,7 +117,10 @@ fn board_examples() -> Vec<(&'static str, Frame)> {
     });
     vec![
         ("scan-request", Frame::new(1, 8, Message::ScanRequest)),
-        ("scan-32-start", Frame::new(1, 3, Message::Scan(russian_start))),
+        (
+            "scan-32-start",
+            Frame::new(1, 3, Message::Scan(russian_start)),
+        ),
         (
             "scan-50-start",
             Frame::new(1, 4, Message::Scan(international_start)),
@@ -177,7 +183,10 @@ fn lights_examples() -> Vec<(&'static str, Frame)> {
         .unwrap();
     vec![
         ("welcome-lights", Frame::new(2, 0, welcome)),
-        ("square-lights", Frame::new(2, 20, Message::SquareLights(fix))),
+        (
+            "square-lights",
+            Frame::new(2, 20, Message::SquareLights(fix)),
+        ),
     ]
 }
 

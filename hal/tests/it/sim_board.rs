@@ -361,7 +361,10 @@ async fn a_board_with_lights_shows_what_the_host_sends() {
         .device
         .show_lights(SquareLights::dark(BoardSize::Squares50))
         .await;
-    assert!(matches!(wrong, Err(DeviceError::WrongBoard { .. })), "{wrong:?}");
+    assert!(
+        matches!(wrong, Err(DeviceError::WrongBoard { .. })),
+        "{wrong:?}"
+    );
     assert_eq!(rig.board.lights_history().len(), 2);
 }
 

@@ -11,7 +11,10 @@ impl BoardLights for ControllerDevice {
     /// version 1 controller never gets one.
     fn has_lights(&self) -> bool {
         self.welcome.version >= MessageType::SquareLights.since()
-            && self.welcome.capabilities.contains(Capabilities::BOARD_LIGHTS)
+            && self
+                .welcome
+                .capabilities
+                .contains(Capabilities::BOARD_LIGHTS)
     }
 
     async fn show_lights(&mut self, lights: SquareLights) -> Result<(), DeviceError> {
