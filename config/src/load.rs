@@ -116,7 +116,13 @@ fn settings_from(
         .into_iter()
         .map(|problem| {
             let written_in_file = file.and_then(|(path, text)| {
-                locate(text, &problem.key).map(|(line, value)| (path, line, value))
+                let related = || {
+                    let key = problem.related.as_deref()?;
+                    locate(text, key).map(|(line, _)| (path, line, None))
+                };
+                locate(text, &problem.key)
+                    .map(|(line, value)| (path, line, Some(value)))
+                    .or_else(related)
             });
             let env_name = variable(&problem.key);
             match (written_in_file, env.get(&env_name)) {
@@ -132,7 +138,7 @@ fn settings_from(
                         path: path.to_path_buf(),
                         line: Some(line),
                     },
-                    Some(value),
+                    value,
                 ),
                 (None, None) => SettingError::from_problem(problem, Origin::Default, None),
             }

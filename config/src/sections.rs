@@ -16,6 +16,8 @@ pub struct Settings {
     pub play: PlaySettings,
     /// The robot's personality (attitude and every threshold of the emotion model).
     pub emotions: emotions::Settings,
+    /// The coach: rating the visitor's moves and saying what a mistake allows.
+    pub coach: host::CoachSettings,
     /// The voice: language, volume, packs.
     pub sounds: sounds::SoundSettings,
     /// Serial devices.

@@ -16,6 +16,10 @@ pub struct Problem {
     pub value: Option<String>,
     /// What is wrong and what is allowed.
     pub message: String,
+    /// The other key of an order between two (`coach.mistake` for "`coach.blunder` must be
+    /// greater than `coach.mistake`"): where the problem comes from when the file sets that
+    /// one and not `key`.
+    pub related: Option<String>,
 }
 
 impl fmt::Display for Problem {
@@ -60,7 +64,15 @@ impl Problems {
                 key: key.to_owned(),
                 value,
                 message,
+                related: None,
             });
+        }
+    }
+
+    /// Names the other key of the last problem's order (see [`Problem::related`]).
+    fn relate_last(&mut self, related: Option<String>) {
+        if let Some(problem) = self.0.last_mut() {
+            problem.related = related;
         }
     }
 
@@ -191,7 +203,7 @@ impl Settings {
 
     fn check_emotions_and_sounds(&self, problems: &mut Problems) {
         if let Err(err) = self.emotions.validate() {
-            let (key, value, message) = match err {
+            let (key, value, message, related) = match err {
                 emotions::SettingsError::OutOfRange {
                     field,
                     value,
@@ -200,14 +212,29 @@ impl Settings {
                     format!("emotions.{field}"),
                     Some(value.to_string()),
                     format!("must be {expected}"),
+                    None,
                 ),
                 emotions::SettingsError::Order { field, lower } => (
                     format!("emotions.{field}"),
                     None,
                     format!("must be greater than emotions.{lower}"),
+                    Some(format!("emotions.{lower}")),
                 ),
             };
             problems.check(false, &key, value, message);
+            problems.relate_last(related);
+        }
+        if let Err(err) = self.coach.validate() {
+            let (key, value, related) = match err {
+                host::CoachSettingsError::OutOfRange { field, value } => {
+                    (field, Some(value.to_string()), None)
+                }
+                host::CoachSettingsError::Order { field, lower } => {
+                    (field, None, Some(format!("coach.{lower}")))
+                }
+            };
+            problems.check(false, &format!("coach.{key}"), value, err.to_string());
+            problems.relate_last(related);
         }
         if let Err(sounds::SettingsError::Volume(volume)) = self.sounds.validate() {
             problems.in_range(false, "sounds.volume", &volume, "");

@@ -157,6 +157,7 @@ pub async fn serve(
         settings.game.variant,
         robot_color,
         || Mind::new(settings.emotions.clone(), seed),
+        settings.coach,
         Millis(0),
     )?;
     let library = Library::load(

@@ -20,6 +20,15 @@ pub enum AnnounceMoves {
 }
 
 impl AnnounceMoves {
+    /// The name in the settings file and the event log.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            AnnounceMoves::Friendly => "friendly",
+            AnnounceMoves::Always => "always",
+            AnnounceMoves::Never => "never",
+        }
+    }
+
     /// Whether a robot with `attitude` says its moves.
     pub fn applies(self, attitude: Attitude) -> bool {
         match self {

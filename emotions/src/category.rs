@@ -28,6 +28,8 @@ pub enum Category {
     RobotMove,
     /// The visitor captured the robot's pieces.
     LostPiece,
+    /// The coach: the visitor's last move was a mistake; the request carries what it allows.
+    Advice,
     /// The win probability changed in a way the robot's search did not foresee.
     Surprise,
     /// The robot cannot take the visitor's press as a move: it breaks the rules, or no move
@@ -52,7 +54,7 @@ pub enum Category {
 
 impl Category {
     /// Every category, in the order the docs list them.
-    pub const ALL: [Category; 18] = [
+    pub const ALL: [Category; 19] = [
         Category::GameStart,
         Category::Thinking,
         Category::GoodMoveSelf,
@@ -62,6 +64,7 @@ impl Category {
         Category::Capture,
         Category::RobotMove,
         Category::LostPiece,
+        Category::Advice,
         Category::Surprise,
         Category::IllegalMove,
         Category::MustCapture,
@@ -75,12 +78,14 @@ impl Category {
 
     /// Whether a line of this category is said every time, ignoring chance, cooldowns and the
     /// gap: the visitor must learn that the game ended or what to correct, or the game stalls,
-    /// and the robot's move is said after every move once the settings ask for it.
+    /// the robot's move is said after every move once the settings ask for it, and the coach
+    /// explains every mistake it rates.
     pub fn always_speaks(self) -> bool {
         matches!(
             self,
             Category::IllegalMove
                 | Category::RobotMove
+                | Category::Advice
                 | Category::MustCapture
                 | Category::FixBoard
                 | Category::Win
@@ -101,6 +106,7 @@ impl Category {
             Category::Capture => "capture",
             Category::RobotMove => "robot_move",
             Category::LostPiece => "lost_piece",
+            Category::Advice => "advice",
             Category::Surprise => "surprise",
             Category::IllegalMove => "illegal_move",
             Category::MustCapture => "must_capture",

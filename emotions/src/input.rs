@@ -29,6 +29,9 @@ pub enum Input {
     RobotMove(Evaluation),
     /// The arm finished; the visitor's turn.
     ArmDone,
+    /// The coach has something to say about the visitor's last move and no line was asked for
+    /// at the robot's move to say it after.
+    Advice,
     /// After the robot's move the board does not match what it should be (failed pick, dropped
     /// piece, a hand in the way).
     BoardMismatch,

@@ -199,6 +199,7 @@ impl Mind {
                 }
             }
             Input::BoardMismatch => self.say(Category::FixBoard, 1.0, None, now),
+            Input::Advice => self.say(Category::Advice, 1.0, None, now),
             Input::GameOver(outcome) => self.game_over(outcome, now),
         }
     }

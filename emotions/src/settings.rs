@@ -310,6 +310,7 @@ impl Cooldowns {
             Category::Goodbye => self.goodbye,
             Category::IllegalMove
             | Category::RobotMove
+            | Category::Advice
             | Category::MustCapture
             | Category::FixBoard
             | Category::Win

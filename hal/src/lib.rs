@@ -3,7 +3,8 @@
 //!
 //! - [`arm`]: calibration of the board under the arm, kinematics, and pick-and-place plans.
 //! - [`device`]: one trait per device ([`Arm`](device::Arm),
-//!   [`BoardSensor`](device::BoardSensor), [`Face`](device::Face)) and the values they exchange.
+//!   [`BoardSensor`](device::BoardSensor), [`BoardLights`](device::BoardLights),
+//!   [`Face`](device::Face)) and the values they exchange.
 //! - [`Error`], [`ErrorKind`], [`ErrorType`]: the error contract every driver follows.
 //! - [`Occupancy`]: one scan of the board's Hall sensors.
 //! - [`controller`]: the protocol of the board/face/arm controller (`docs/protocol.md`).

@@ -9,6 +9,9 @@
 //! model and serde, and on nothing that can do I/O (no tokio, no devices, no files).
 #![warn(missing_docs)]
 
+mod coach;
+#[cfg(test)]
+mod coach_tests;
 mod lights;
 #[cfg(test)]
 mod lights_tests;
@@ -21,6 +24,7 @@ mod snapshot;
 #[cfg(test)]
 mod tests;
 
+pub use coach::{AdviceKind, CoachSettings, CoachSettingsError};
 pub use lights::{BoardLighting, LightColour, LightMode, SquareLight};
 pub use log_event::{Device, LitSquare, LogEvent, MistakeReason, OperatorAction};
 pub use operator::Refused;
@@ -30,7 +34,7 @@ pub use snapshot::{ResumeError, Snapshot};
 use emotions::{Evaluation, Input, Language, LineRequest, Millis, Mind};
 use rules::recognition::{self, MistakeKind, Recognition};
 use rules::{Bitboard, Color, Game, GameResult, Move, Position, Variant, notation};
-use speech::Utterance;
+use speech::{Lesson, Utterance};
 
 /// The change of intensity that is logged as a new expression.
 const EXPRESSION_LOG_STEP: f32 = 0.1;
@@ -144,6 +148,16 @@ enum State {
     Rearranging { target: Bitboard },
 }
 
+/// The coach's rating of the visitor's last move.
+#[derive(Debug, Clone, Copy)]
+struct Advice {
+    kind: AdviceKind,
+    visitor_move: Move,
+    expected_before: f32,
+    expected_after: f32,
+    lesson: Option<Lesson>,
+}
+
 /// What the last search expected to happen next.
 #[derive(Debug, Clone, Copy)]
 struct Prediction {
@@ -180,6 +194,8 @@ pub struct Host {
     /// The last scan seen in a game, so that a scan read only to follow the lights counts as
     /// the visitor's activity only when something moved.
     last_scan: Option<Bitboard>,
+    /// How the coach rates the visitor's moves.
+    coach: CoachSettings,
 }
 
 impl Host {
@@ -203,7 +219,13 @@ impl Host {
             language: Language::default(),
             lighting: BoardLighting::DARK,
             last_scan: None,
+            coach: CoachSettings::default(),
         }
+    }
+
+    /// Sets how the coach rates the visitor's moves, from the next move on.
+    pub fn set_coach(&mut self, coach: CoachSettings) {
+        self.coach = coach;
     }
 
     /// Sets the language of explanations and messages, at once (a reload changes it).
@@ -512,6 +534,7 @@ impl Host {
             return;
         }
         let visitor_reply = self.game.moves().last().copied();
+        let advice = self.advice(reply);
         let evaluation = Evaluation {
             v: reply.v,
             v_pred: self.prediction.map(|p| p.v),
@@ -531,7 +554,16 @@ impl Host {
             v: reply.v,
             think_ms: reply.think_ms,
         }));
-        self.feel(Input::RobotMove(evaluation), now, out);
+        // What the coach says follows the line the robot's move brings, or a line of its own.
+        let lesson = advice.and_then(|advice| {
+            let (explanation, event) = self.advice_event(&advice);
+            out.push(Action::Log(event));
+            explanation.filter(|_| advice.kind.is_said())
+        });
+        let said = self.feel_explaining(Input::RobotMove(evaluation), || lesson.clone(), now, out);
+        if let Some(lesson) = lesson.filter(|_| !said) {
+            self.feel_explaining(Input::Advice, || Some(lesson), now, out);
+        }
         self.state = State::RobotMoving {
             before,
             mv: reply.mv,
@@ -726,15 +758,60 @@ impl Host {
         self.feel_explaining(input, || None, now, out);
     }
 
+    /// How much the visitor's last move cost them, before the robot answers it with `reply`:
+    /// `None` when the coach is off, the robot moved last (no visitor move to rate), there was
+    /// no earlier search to compare with, or the move cost little.
+    fn advice(&self, reply: &SearchReply) -> Option<Advice> {
+        let prediction = self.prediction?;
+        let positions = self.game.positions();
+        let visitor_move = *self.game.moves().last()?;
+        let before = *positions.get(positions.len().checked_sub(2)?)?;
+        if before.turn() == self.robot {
+            return None;
+        }
+        let (expected_before, expected_after) = (1.0 - prediction.v, 1.0 - reply.v);
+        let kind = self.coach.rate(expected_before, expected_after)?;
+        let better = prediction
+            .reply
+            .filter(|expected| *expected != visitor_move);
+        Some(Advice {
+            kind,
+            visitor_move,
+            expected_before,
+            expected_after,
+            lesson: coach::lesson(self.game.position(), &reply.pv, better),
+        })
+    }
+
+    /// The lesson of `advice` in words, and its `advice` event.
+    fn advice_event(&self, advice: &Advice) -> (Option<Utterance>, LogEvent) {
+        let explanation = advice
+            .lesson
+            .map(|lesson| speech::explain_lesson(self.language, self.variant, &lesson));
+        let event = LogEvent::Advice {
+            kind: advice.kind,
+            mv: notation::move_text(self.variant, &advice.visitor_move),
+            squares: self.names(advice.lesson.map_or(Bitboard::EMPTY, |l| l.squares())),
+            text: explanation
+                .as_ref()
+                .map(Utterance::text)
+                .unwrap_or_default(),
+            expected_before: advice.expected_before,
+            expected_after: advice.expected_after,
+        };
+        (explanation, event)
+    }
+
     /// Steps the emotion model and turns what it shows and says into actions; `explanation`
     /// gives what follows the line the model asks for, composed only when there is one.
+    /// Returns whether a line was asked for.
     fn feel_explaining(
         &mut self,
         input: Input,
         explanation: impl FnOnce() -> Option<Utterance>,
         now: Millis,
         out: &mut Vec<Action>,
-    ) {
+    ) -> bool {
         let output = self.mind.step(input, now);
         if self.last_face != Some(output.face) {
             self.last_face = Some(output.face);
@@ -754,12 +831,14 @@ impl Host {
                 intensity: expression.intensity,
             }));
         }
+        let said = output.line.is_some();
         if let Some(request) = output.line {
             out.push(Action::Say {
                 request,
                 explanation: explanation(),
             });
         }
+        said
     }
 }
 

@@ -2,10 +2,11 @@
 
 use std::fmt;
 
-use emotions::{Attitude, Category, Emotion, Language};
+use emotions::{AnnounceMoves, Attitude, Category, Emotion, Language};
 use rules::{Color, Variant, notation};
 use serde::{Deserialize, Serialize, Serializer};
 
+use crate::coach::AdviceKind;
 use crate::lights::{BoardLighting, LightColour, LightMode};
 
 /// What a fault or a reconnection concerns, so counters and the operator can tell a loose USB
@@ -100,6 +101,23 @@ pub enum LogEvent {
         /// In `[0, 1]`.
         intensity: f32,
     },
+    /// The coach rated the visitor's last move (before the robot's reply to it is made).
+    Advice {
+        /// `inaccuracy`, `mistake` or `blunder`.
+        kind: AdviceKind,
+        /// The visitor's move.
+        #[serde(rename = "move")]
+        mv: String,
+        /// The squares the lesson is about (the robot's capture, the pieces it wins, its
+        /// king's square, or the better move's squares).
+        squares: Vec<String>,
+        /// The lesson, in the robot's language; said aloud after a mistake or a blunder.
+        text: String,
+        /// The visitor's expected score before the move (1 minus the robot's win probability).
+        expected_before: f32,
+        /// The visitor's expected score after it.
+        expected_after: f32,
+    },
     /// The board's lights changed (logged only for a board that has them).
     BoardLights {
         /// Every lit square; empty when the lights went dark.
@@ -138,6 +156,8 @@ pub enum LogEvent {
         language: Language,
         /// `sounds.volume`.
         volume: f32,
+        /// `emotions.announce_moves` (`friendly`, `always`, `never`).
+        announce_moves: AnnounceMoves,
     },
     /// The operator acted from the operator page (the events it causes follow).
     Operator {
@@ -288,8 +308,10 @@ mod tests {
             attitude: Attitude::Rival,
             language: Language::Ukrainian,
             volume: 1.0,
+            announce_moves: AnnounceMoves::Never,
         };
         assert_eq!(json(&reloaded)["attitude"], "rival");
+        assert_eq!(json(&reloaded)["announce_moves"], "never");
         assert_eq!(json(&reloaded)["language"], "uk");
         for (action, name) in [
             (OperatorAction::NewGame, "new_game"),

@@ -302,6 +302,7 @@ struct Settings {
     attitude: Option<emotions::Attitude>,
     language: Option<sounds::Language>,
     volume: Option<f32>,
+    announce_moves: Option<emotions::AnnounceMoves>,
     #[serde(default)]
     save: bool,
 }
@@ -322,6 +323,7 @@ async fn settings(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes)
         attitude: request.attitude,
         language: request.language,
         volume: request.volume,
+        announce_moves: request.announce_moves,
     };
     // Values out of range are the request's fault, whatever the robot runs with now.
     let problems = adjustment

@@ -169,6 +169,7 @@ function render(state) {
     form.attitude.value = state.settings.attitude;
     form.language.value = state.settings.language;
     form.volume.value = String(state.settings.volume);
+    form.announce_moves.value = state.settings.announce_moves;
     $("volume-out").textContent = `${Math.round(state.settings.volume * 100)}%`;
   }
 }
@@ -204,7 +205,8 @@ $("settings-form").addEventListener("submit", (event) => {
   const form = event.target;
   act("settings", {
     level: Number(form.level.value), attitude: form.attitude.value, language: form.language.value,
-    volume: Number(form.volume.value), save: form.save.checked,
+    volume: Number(form.volume.value), announce_moves: form.announce_moves.value,
+    save: form.save.checked,
   });
   form.querySelector("button").focus();
 });

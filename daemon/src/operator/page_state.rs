@@ -247,6 +247,8 @@ pub struct SettingsView {
     pub language: String,
     /// `sounds.volume`.
     pub volume: f32,
+    /// `emotions.announce_moves`.
+    pub announce_moves: &'static str,
 }
 
 impl SettingsView {
@@ -257,6 +259,7 @@ impl SettingsView {
             attitude: settings.emotions.attitude.as_str().to_owned(),
             language: settings.sounds.language.code().to_owned(),
             volume: settings.sounds.volume,
+            announce_moves: settings.emotions.announce_moves.as_str(),
         }
     }
 }
@@ -431,6 +434,14 @@ impl PageStateTracker {
             }
             LogEvent::ArmDone => self.state.devices.arm = DeviceState::ok(),
             LogEvent::BoardLights { lights } => self.lights.clone_from(lights),
+            // The coach's mistakes and blunders, with what they allow.
+            LogEvent::Advice { kind, mv, text, .. } if kind.is_said() => {
+                let rating = match kind {
+                    host::AdviceKind::Blunder => "Blunder",
+                    _ => "Mistake",
+                };
+                self.problem(t, "advice", &format!("{rating} {mv}: {text}"));
+            }
             LogEvent::VisitorMove { .. } => self.state.devices.board = DeviceState::ok(),
             LogEvent::VisitorMistake { message, .. } => self.problem(t, "mistake", message),
             LogEvent::BoardMismatch { missing, extra } => {
@@ -471,20 +482,25 @@ impl PageStateTracker {
                 attitude,
                 language,
                 volume,
+                announce_moves,
             } => {
                 self.state.settings = SettingsView {
                     level: *level,
                     attitude: attitude.as_str().to_owned(),
                     language: language.code().to_owned(),
                     volume: *volume,
+                    announce_moves: announce_moves.as_str(),
                 };
             }
             LogEvent::GameOver { result, reason, .. } => {
                 self.state.game.result = Some(result.clone());
                 self.state.game.reason = Some(reason.clone());
             }
-            // Shown through the moves, the face and the status line.
-            LogEvent::ButtonPressed | LogEvent::Operator { .. } | LogEvent::Expression { .. } => {}
+            // Shown through the moves, the face and the status line; inaccuracies only logged.
+            LogEvent::ButtonPressed
+            | LogEvent::Operator { .. }
+            | LogEvent::Expression { .. }
+            | LogEvent::Advice { .. } => {}
         }
     }
 

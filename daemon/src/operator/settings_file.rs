@@ -9,8 +9,8 @@ use toml_edit::{DocumentMut, Item, Table, value};
 
 use crate::state::write_atomically;
 
-/// Sets `play.level`, `emotions.attitude`, `sounds.language` and `sounds.volume` in the file at
-/// `path` to those of `settings`.
+/// Sets `play.level`, `emotions.attitude`, `emotions.announce_moves`, `sounds.language` and
+/// `sounds.volume` in the file at `path` to those of `settings`.
 pub fn write_back(path: &Path, settings: &checkerbot_config::Settings) -> anyhow::Result<()> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
@@ -34,6 +34,12 @@ fn edit(text: &str, settings: &checkerbot_config::Settings) -> anyhow::Result<St
         "emotions",
         "attitude",
         value(settings.emotions.attitude.as_str()),
+    )?;
+    set(
+        &mut doc,
+        "emotions",
+        "announce_moves",
+        value(settings.emotions.announce_moves.as_str()),
     )?;
     set(
         &mut doc,
@@ -78,11 +84,13 @@ mod tests {
         settings.play.level = 4;
         settings.sounds.volume = 0.7;
         settings.emotions.attitude = emotions::Attitude::Rival;
+        settings.emotions.announce_moves = emotions::AnnounceMoves::Always;
         let edited = edit(text, &settings).unwrap();
         assert!(edited.starts_with("# my robot\n[play]\n# gentle for the kids\nlevel = 4 # keep low\nmove_time_ms = 900\n"), "{edited}");
         assert!(edited.contains("baud = 57600"), "{edited}");
         assert!(edited.contains("volume = 0.7\n"), "{edited}");
         assert!(edited.contains("attitude = \"rival\""), "{edited}");
+        assert!(edited.contains("announce_moves = \"always\""), "{edited}");
         // What was written reads back as the same settings.
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("checkerbot.toml");
@@ -90,6 +98,10 @@ mod tests {
         write_back(&path, &settings).unwrap();
         let loaded = checkerbot_config::load_with_env(Some(&path), []).unwrap();
         assert_eq!(loaded.play.level, 4);
+        assert_eq!(
+            loaded.emotions.announce_moves,
+            emotions::AnnounceMoves::Always
+        );
         assert_eq!(loaded.play.move_time_ms, 900);
         assert_eq!(loaded.devices.baud, 57_600);
         assert!((loaded.sounds.volume - 0.7).abs() < 1e-6);

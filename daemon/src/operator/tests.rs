@@ -183,12 +183,14 @@ async fn each_control_action_reaches_the_robot_as_its_command() {
         ),
         (
             "/api/settings",
-            r#"{"level": 2, "attitude": "rival", "language": "uk", "volume": 0.5}"#,
+            r#"{"level": 2, "attitude": "rival", "language": "uk", "volume": 0.5,
+                "announce_moves": "always"}"#,
             OperatorCommand::Adjust(Adjustment {
                 level: Some(2),
                 attitude: Some(emotions::Attitude::Rival),
                 language: Some(sounds::Language::Ukrainian),
                 volume: Some(0.5),
+                announce_moves: Some(emotions::AnnounceMoves::Always),
             }),
         ),
     ];

@@ -45,17 +45,13 @@ pub fn square_lights(geometry: &Geometry, lighting: &BoardLighting) -> SquareLig
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rules::{Variant, notation};
+    use rules::Variant;
 
     #[test]
     fn each_purpose_lights_its_sensors_square_in_its_colour() {
-        for variant in [Variant::Russian, Variant::International, Variant::Italian] {
-            let sq = |name| notation::parse_square(variant, name).unwrap();
+        for variant in Variant::ALL {
             let geometry = variant.geometry();
-            let (clear, fill) = match variant {
-                Variant::International => (sq("28"), sq("33")),
-                _ => (sq("c3"), sq("d4")),
-            };
+            let [clear, fill, moved] = [5, 9, 2].map(|i| geometry.square(i).unwrap());
             let lighting = BoardLighting::fix(
                 rules::Bitboard::from_square(clear),
                 rules::Bitboard::from_square(fill),
@@ -66,12 +62,16 @@ mod tests {
             let green = Light::new(LightMode::Blinking, LightColour::Green);
             assert_eq!(
                 lights.lit().collect::<Vec<_>>(),
-                {
-                    let mut expected =
-                        vec![(geometry.index(clear), red), (geometry.index(fill), green)];
-                    expected.sort_by_key(|(index, _)| *index);
-                    expected
-                },
+                vec![(5, red), (9, green)],
+                "{variant:?}"
+            );
+            let robot_move = BoardLighting::robot_move(moved, clear);
+            let blue = Light::new(LightMode::On, LightColour::Blue);
+            assert_eq!(
+                square_lights(geometry, &robot_move)
+                    .lit()
+                    .collect::<Vec<_>>(),
+                vec![(2, blue), (5, blue)],
                 "{variant:?}"
             );
         }

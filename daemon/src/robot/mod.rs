@@ -338,6 +338,7 @@ where
         );
         self.voice.apply(&settings.sounds);
         self.host.set_language(settings.sounds.language);
+        self.host.set_coach(settings.coach);
         if let Some(link) = &mut self.operator {
             link.settings = settings.clone();
         }
@@ -357,6 +358,7 @@ where
             attitude: settings.emotions.attitude,
             language: settings.sounds.language,
             volume: settings.sounds.volume,
+            announce_moves: settings.emotions.announce_moves,
         })
     }
 

@@ -44,6 +44,8 @@ pub struct Adjustment {
     pub language: Option<Language>,
     /// `sounds.volume`.
     pub volume: Option<f32>,
+    /// `emotions.announce_moves`.
+    pub announce_moves: Option<emotions::AnnounceMoves>,
 }
 
 impl Adjustment {
@@ -64,6 +66,9 @@ impl Adjustment {
         }
         if let Some(volume) = self.volume {
             next.sounds.volume = volume;
+        }
+        if let Some(announce_moves) = self.announce_moves {
+            next.emotions.announce_moves = announce_moves;
         }
         next
     }

@@ -25,12 +25,17 @@ pub fn start_or_resume(
     variant: Variant,
     robot_color: RobotColor,
     mind: impl Fn() -> Mind,
+    coach: host::CoachSettings,
     now: Millis,
 ) -> anyhow::Result<Startup> {
-    let fresh = || Startup {
-        host: Host::new(variant, robot_color, mind()),
-        actions: Vec::new(),
-        game_id: None,
+    let fresh = || {
+        let mut host = Host::new(variant, robot_color, mind());
+        host.set_coach(coach);
+        Startup {
+            host,
+            actions: Vec::new(),
+            game_id: None,
+        }
     };
     let Some(state) = state else {
         return Ok(fresh());
@@ -58,7 +63,8 @@ pub fn start_or_resume(
         return Ok(fresh());
     }
     match Host::resume(robot_color, mind(), &journal.snapshot, now) {
-        Ok((host, actions)) => {
+        Ok((mut host, actions)) => {
+            host.set_coach(coach);
             tracing::info!(
                 "resuming game {} after {} moves",
                 journal.game_id,

@@ -370,6 +370,7 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
         variant,
         robot_color,
         || Mind::new(settings.emotions.clone(), mind_seed),
+        settings.coach,
         Millis(0),
     )?;
     let visitor = Visitor::new(args.visitor.clone(), rng.next_u64(), args.mistakes)?;

@@ -966,3 +966,63 @@ fn check_said_and_lit(
     }
     checked
 }
+
+#[test]
+fn the_coach_says_what_every_mistake_and_blunder_allows_with_its_squares() {
+    for language in ["en", "ru", "uk"] {
+        let (_, log) = run_sim(&[
+            "--fast",
+            "--games",
+            "10",
+            "--visitor",
+            "random",
+            "--seed",
+            "5",
+            "--language",
+            language,
+        ]);
+        let mut said = 0;
+        for (i, entry) in log.iter().enumerate().filter(|(_, e)| kind(e) == "advice") {
+            let rating = entry["kind"].as_str().unwrap();
+            assert!(
+                ["inaccuracy", "mistake", "blunder"].contains(&rating),
+                "{entry}"
+            );
+            let (before, after) = (
+                entry["expected_before"].as_f64().unwrap(),
+                entry["expected_after"].as_f64().unwrap(),
+            );
+            assert!(
+                before - after >= 0.1 - 1e-6,
+                "a drop too small to rate: {entry}"
+            );
+            // It follows the robot's move it answers.
+            assert_eq!(kind(&log[i - 1]), "robot_move", "{entry}");
+            let text = entry["text"].as_str().unwrap();
+            if rating == "inaccuracy" || text.is_empty() {
+                continue;
+            }
+            let voice = following(&log, i, Window::SameMoment)
+                .iter()
+                .find(|e| kind(e) == "voice")
+                .unwrap_or_else(|| panic!("{language}: {rating} not said: {entry}"));
+            let spoken = voice["text"].as_str().unwrap();
+            assert!(
+                spoken.ends_with(text),
+                "{language}: {text:?} not in {spoken:?}"
+            );
+            let words = spoken_words(spoken);
+            for square in names(entry, "squares") {
+                assert!(
+                    words.contains(&square),
+                    "{language}: {square} not in {spoken:?}"
+                );
+            }
+            said += 1;
+        }
+        assert!(
+            said >= 5,
+            "{language}: only {said} mistakes and blunders said"
+        );
+    }
+}

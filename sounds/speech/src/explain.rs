@@ -5,6 +5,7 @@ use rules::recognition::{ArmCheck, ArmProblem, MistakeKind, Recognition};
 use rules::{Bitboard, Move, Square, Variant};
 
 use crate::compose::{Filler, say};
+use crate::lesson::Lesson;
 use crate::utterance::Utterance;
 use crate::vocabulary::{Count, Phrase};
 
@@ -111,6 +112,22 @@ pub fn explain_robot_move(language: Language, variant: Variant, mv: &Move) -> Ut
         )
     } else {
         speaker.say(Phrase::RobotMoved, &[("route", Filler::Route(mv))])
+    }
+}
+
+/// The coach's lesson about the visitor's last move, in words.
+pub fn explain_lesson(language: Language, variant: Variant, lesson: &Lesson) -> Utterance {
+    let speaker = Speaker { language, variant };
+    match lesson {
+        Lesson::Capture(mv) => speaker.say(
+            Phrase::CoachCapture(Count::of(mv.captured().count() as usize)),
+            &[("capture", Filler::Capture(mv))],
+        ),
+        Lesson::PiecesLost(squares) => speaker.listing(Phrase::CoachWins, *squares),
+        Lesson::King(square) => {
+            speaker.say(Phrase::CoachKing, &[("square", Filler::Square(*square))])
+        }
+        Lesson::Better(mv) => speaker.say(Phrase::CoachBetter, &[("route", Filler::Route(mv))]),
     }
 }
 

@@ -1,6 +1,6 @@
 //! What the robot says about the board, in words: why the visitor's move was refused, which
-//! squares to clear and to fill, and what went wrong with the robot's own move, in English,
-//! Russian and Ukrainian.
+//! squares to clear and to fill, what went wrong with the robot's own move, and what the coach
+//! sees in a visitor's move that lost ground, in English, Russian and Ukrainian.
 //!
 //! A sentence is an [`Utterance`]: [`Word`]s, each a fixed phrase or a square name with the
 //! [`FragmentId`] of its recorded audio. The `sounds` crate plays the fragments one after the
@@ -21,10 +21,14 @@ mod catalogue;
 mod compose;
 mod explain;
 mod language;
+mod lesson;
 mod square_words;
 mod utterance;
 mod vocabulary;
 
 pub use catalogue::{Fragment, fragments};
-pub use explain::{explain_arm_check, explain_fix, explain_recognition, explain_robot_move};
+pub use explain::{
+    explain_arm_check, explain_fix, explain_lesson, explain_recognition, explain_robot_move,
+};
+pub use lesson::Lesson;
 pub use utterance::{FragmentId, Gap, Utterance, Word};

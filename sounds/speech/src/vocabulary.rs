@@ -67,6 +67,14 @@ pub(crate) enum Phrase {
     ArmLeftCapture,
     /// The board differs from the robot's move in another way.
     ArmBoardWrong,
+    /// The coach: the visitor's move lets the robot take `{capture}` at once.
+    CoachCapture(Count),
+    /// The coach: the robot's line wins the visitor's pieces on `{squares}`.
+    CoachWins(Count),
+    /// The coach: the robot's line makes a king on `{square}`.
+    CoachKing,
+    /// The coach: `{route}` was the better move.
+    CoachBetter,
 }
 
 impl Phrase {
@@ -86,6 +94,8 @@ impl Phrase {
             Phrase::ArmDropped,
             Phrase::ArmLeftCapture,
             Phrase::ArmBoardWrong,
+            Phrase::CoachKing,
+            Phrase::CoachBetter,
         ];
         for count in [Count::One, Count::Many] {
             all.extend([
@@ -96,6 +106,8 @@ impl Phrase {
                 Phrase::Place(count),
                 Phrase::PlaceThen(count),
                 Phrase::RobotCaptured(count),
+                Phrase::CoachCapture(count),
+                Phrase::CoachWins(count),
             ]);
         }
         all
@@ -124,6 +136,10 @@ impl Phrase {
             Phrase::ArmDropped => ("arm.dropped", None),
             Phrase::ArmLeftCapture => ("arm.left_capture", None),
             Phrase::ArmBoardWrong => ("arm.board_wrong", None),
+            Phrase::CoachCapture(count) => ("coach.capture", Some(count)),
+            Phrase::CoachWins(count) => ("coach.wins", Some(count)),
+            Phrase::CoachKing => ("coach.king", None),
+            Phrase::CoachBetter => ("coach.better", None),
         };
         match count {
             Some(count) => format!("{stem}.{}", count.suffix()),

@@ -1,6 +1,6 @@
-//! Every kind of mistake, in every language and attitude, as the visitor hears it: the pack's
-//! line, then the explanation joined from fragments that exist and decode, at a length that
-//! fits the text.
+//! Every kind of mistake, and every lesson of the coach, in every language and attitude, as the
+//! visitor hears it: the pack's line, then the explanation joined from fragments that exist and
+//! decode, at a length that fits the text.
 
 use emotions::{Attitude, Category, LineRequest, Mistake};
 use rules::recognition::{Recognition, outcome, recognize, verify_robot_move};
@@ -174,30 +174,103 @@ fn every_mistake_is_said_with_its_squares_in_every_language_and_attitude() {
                         problems.push(format!("{what}: {square} not said: {explanation}"));
                     }
                 }
-                // Every fragment decodes, and the sentence lasts about as long as its text
-                // takes to say: espeak-ng at 140-150 words a minute says 6 (square numbers,
-                // «девятнадцать» for "19") to 20 characters a second, and the gaps between
-                // fragments must not stretch that.
                 let saying = Saying::explained(said.line.clone(), &explanation, |id| {
                     library.fragment(language, attitude, id)
                 });
-                let mut seconds = 0.0;
-                for clip in &saying.clips {
-                    match decode(&clip.audio) {
-                        Ok((length, _)) => seconds += length + clip.silence_before.as_secs_f64(),
-                        Err(error) => {
-                            problems.push(format!("{what}: {}: {error}", clip.audio.display()));
-                        }
-                    }
-                }
-                let rate = explanation.text().chars().count() as f64 / seconds;
-                if !(6.0..20.0).contains(&rate) {
-                    problems.push(format!(
-                        "{what}: {rate:.1} characters a second ({seconds:.2} s): {explanation}"
-                    ));
-                }
+                check_audio(&saying, &explanation, &what, &mut problems);
             }
         }
     }
     assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// Each lesson the coach gives, on a position where it is true, with the squares it names.
+fn lessons() -> Vec<(speech::Lesson, Vec<&'static str>)> {
+    let after = position(Variant::Russian, "B:Wd4,b4,g1:Be5,h8");
+    let capture = notation::parse_move(&after, "e5:c3:a5").unwrap();
+    let crowning = position(Variant::Russian, "B:Wh2,e3:Bb2,h8");
+    let king = notation::parse_move(&crowning, "b2-a1").unwrap();
+    let before = position(Variant::Russian, "W:Wh2,f2:Bb2,h8");
+    let better = notation::parse_move(&before, "f2-e3").unwrap();
+    let c3 = notation::parse_square(Variant::Russian, "c3").unwrap();
+    let g5 = notation::parse_square(Variant::Russian, "g5").unwrap();
+    vec![
+        (speech::Lesson::Capture(capture), vec!["e5", "d4", "b4"]),
+        (
+            speech::Lesson::PiecesLost(Bitboard::from_square(c3)),
+            vec!["c3"],
+        ),
+        (
+            speech::Lesson::PiecesLost(Bitboard::from_square(c3) | Bitboard::from_square(g5)),
+            vec!["c3", "g5"],
+        ),
+        (speech::Lesson::King(king.to()), vec!["a1"]),
+        (speech::Lesson::Better(better), vec!["f2", "e3"]),
+    ]
+}
+
+#[test]
+fn every_lesson_of_the_coach_is_said_with_its_squares_in_every_language_and_attitude() {
+    let library = Library::bundled().unwrap();
+    let mut problems = Vec::new();
+    for language in Language::ALL {
+        for attitude in [Attitude::Friendly, Attitude::Rival] {
+            let settings = SoundSettings {
+                language,
+                ..SoundSettings::default()
+            };
+            let mut voice = Voice::new(library.clone(), Speaker::silent(), &settings, 7);
+            for (lesson, squares) in lessons() {
+                let what = format!("{language} {attitude:?} {lesson:?}");
+                let explanation = speech::explain_lesson(language, Variant::Russian, &lesson);
+                let request = LineRequest {
+                    category: Category::Advice,
+                    attitude,
+                    mistake: None,
+                };
+                let said = voice.speak(&request, Some(&explanation)).unwrap();
+                if said.line.category != Category::Advice || said.line.language != language {
+                    problems.push(format!("{what}: line {}", said.line.id));
+                }
+                let text = explanation.text();
+                let words: Vec<&str> = text
+                    .split(|c: char| c.is_whitespace() || ",.:?!—".contains(c))
+                    .collect();
+                for square in squares {
+                    if !words.contains(&square) {
+                        problems.push(format!("{what}: {square} not said: {text}"));
+                    }
+                }
+                let saying = Saying::explained(said.line.clone(), &explanation, |id| {
+                    library.fragment(language, attitude, id)
+                });
+                check_audio(&saying, &explanation, &what, &mut problems);
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// Every fragment of `saying` decodes, and the explanation lasts about as long as its text
+/// takes to say: espeak-ng at 140-150 words a minute says 6 (square numbers, «девятнадцать» for
+/// "19") to 20 characters a second, and the gaps between fragments must not stretch that.
+fn check_audio(
+    saying: &Saying,
+    explanation: &speech::Utterance,
+    what: &str,
+    problems: &mut Vec<String>,
+) {
+    let mut seconds = 0.0;
+    for clip in &saying.clips {
+        match decode(&clip.audio) {
+            Ok((length, _)) => seconds += length + clip.silence_before.as_secs_f64(),
+            Err(error) => problems.push(format!("{what}: {}: {error}", clip.audio.display())),
+        }
+    }
+    let rate = explanation.text().chars().count() as f64 / seconds;
+    if !(6.0..20.0).contains(&rate) {
+        problems.push(format!(
+            "{what}: {rate:.1} characters a second ({seconds:.2} s): {explanation}"
+        ));
+    }
 }

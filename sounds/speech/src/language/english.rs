@@ -39,6 +39,12 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::ArmDropped => "I dropped my piece on the way.",
         Phrase::ArmLeftCapture => "I left a captured piece on the board.",
         Phrase::ArmBoardWrong => "The pieces are not where my move left them.",
+        Phrase::CoachCapture(One) => "Careful: now I can take your piece, {capture}.",
+        Phrase::CoachCapture(Many) => "Careful: now I can take your pieces, {capture}.",
+        Phrase::CoachWins(One) => "Careful: now I can win your piece on square {squares}.",
+        Phrase::CoachWins(Many) => "Careful: now I can win your pieces on squares {squares}.",
+        Phrase::CoachKing => "That lets me reach the last row and get a king on square {square}.",
+        Phrase::CoachBetter => "A better move was {route}.",
     }
 }
 

@@ -42,6 +42,12 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::ArmDropped => "Я впустив свою шашку дорогою.",
         Phrase::ArmLeftCapture => "Я залишив на дошці побиту шашку.",
         Phrase::ArmBoardWrong => "Шашки стоять не так, як після мого ходу.",
+        Phrase::CoachCapture(One) => "Обережно: тепер я можу побити вашу шашку {capture}.",
+        Phrase::CoachCapture(Many) => "Обережно: тепер я можу побити ваші шашки {capture}.",
+        Phrase::CoachWins(One) => "Обережно: тепер я можу виграти вашу шашку на полі {squares}.",
+        Phrase::CoachWins(Many) => "Обережно: тепер я можу виграти ваші шашки на полях {squares}.",
+        Phrase::CoachKing => "Тепер я пройду в дамки на полі {square}.",
+        Phrase::CoachBetter => "Краще було походити {route}.",
     }
 }
 

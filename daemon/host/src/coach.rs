@@ -1,0 +1,167 @@
+//! The coach: how much the visitor's last move cost them, and what it allows.
+//!
+//! The robot already searches after every visitor move; its calibrated win probability before
+//! the move (from its previous search) and after it give the visitor's expected score on both
+//! sides of the move. A drop is rated on lichess's scale, and for a mistake or a blunder the
+//! robot's own line says what the move allows: a capture at once, pieces won a few moves later,
+//! a king, or at least the better move the robot had expected.
+
+use rules::{Bitboard, Move, Position};
+use serde::{Deserialize, Serialize};
+use speech::Lesson;
+use thiserror::Error;
+
+/// A game this one-sided is decided: below it before the move (already lost) or above one
+/// minus it after the move (still won), a move is not rated, so a visitor who is far ahead or
+/// far behind is not nagged.
+const DECIDED: f32 = 0.1;
+
+/// How many plies of the robot's line the coach reads: the robot's reply, the visitor's
+/// answer, and so on; far enough for a two-move shot, short enough to be the move's fault.
+const LINE_PLIES: usize = 5;
+
+/// The coach's settings (`[coach]`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CoachSettings {
+    /// Whether the robot rates the visitor's moves and says what a mistake allows.
+    pub enabled: bool,
+    /// The least drop of the visitor's expected score that counts as an inaccuracy.
+    pub inaccuracy: f32,
+    /// The least drop that counts as a mistake: said aloud with what it allows.
+    pub mistake: f32,
+    /// The least drop that counts as a blunder.
+    pub blunder: f32,
+}
+
+impl Default for CoachSettings {
+    /// lichess's scale: 0.1, 0.2 and 0.3 of a game's expected score.
+    fn default() -> CoachSettings {
+        CoachSettings {
+            enabled: true,
+            inaccuracy: 0.1,
+            mistake: 0.2,
+            blunder: 0.3,
+        }
+    }
+}
+
+/// Coach settings that cannot work.
+#[derive(Debug, Clone, Copy, PartialEq, Error)]
+pub enum CoachSettingsError {
+    /// A threshold outside (0, 1].
+    #[error("must be more than 0 and at most 1")]
+    OutOfRange {
+        /// The key in `[coach]`.
+        field: &'static str,
+        /// Its value.
+        value: f32,
+    },
+    /// A threshold not above the one below it.
+    #[error("must be greater than coach.{lower}")]
+    Order {
+        /// The key in `[coach]`.
+        field: &'static str,
+        /// The key it must exceed.
+        lower: &'static str,
+    },
+}
+
+impl CoachSettings {
+    /// Checks that each threshold is in (0, 1] and above the one below it.
+    pub fn validate(&self) -> Result<(), CoachSettingsError> {
+        let fields = [
+            ("inaccuracy", self.inaccuracy),
+            ("mistake", self.mistake),
+            ("blunder", self.blunder),
+        ];
+        for (field, value) in fields {
+            if !(value > 0.0 && value <= 1.0) {
+                return Err(CoachSettingsError::OutOfRange { field, value });
+            }
+        }
+        for pair in fields.windows(2) {
+            if pair[1].1 <= pair[0].1 {
+                return Err(CoachSettingsError::Order {
+                    field: pair[1].0,
+                    lower: pair[0].0,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// How bad a move was that took the visitor's expected score from `before` to `after`;
+    /// `None` for a move that cost little, or when the game was decided anyway.
+    pub fn rate(&self, before: f32, after: f32) -> Option<AdviceKind> {
+        if !self.enabled || before < DECIDED || after > 1.0 - DECIDED {
+            return None;
+        }
+        let drop = before - after;
+        [
+            (self.blunder, AdviceKind::Blunder),
+            (self.mistake, AdviceKind::Mistake),
+            (self.inaccuracy, AdviceKind::Inaccuracy),
+        ]
+        .into_iter()
+        .find(|&(threshold, _)| drop >= threshold)
+        .map(|(_, kind)| kind)
+    }
+}
+
+/// What the coach says about a move: the `kind` of an `advice` event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AdviceKind {
+    /// The move cost a little; logged, not said.
+    Inaccuracy,
+    /// The move cost a lot; said with what it allows.
+    Mistake,
+    /// The move threw the game away, or much of it; said with what it allows.
+    Blunder,
+}
+
+impl AdviceKind {
+    /// Whether the robot says it aloud: mistakes and blunders, not every small slip.
+    pub fn is_said(self) -> bool {
+        matches!(self, AdviceKind::Mistake | AdviceKind::Blunder)
+    }
+}
+
+/// What the visitor's move allows, read from the robot's line after it: the most concrete
+/// lesson the line shows, or the move the robot had expected (`better`, when it differs from
+/// the move played). `after` is the position after the visitor's move, the robot to move.
+pub fn lesson(after: &Position, line: &[Move], better: Option<Move>) -> Option<Lesson> {
+    let visitor = !after.turn();
+    let mut position = *after;
+    // Pieces each side takes along the line, and the robot's first king.
+    let (mut won, mut lost) = (Bitboard::EMPTY, 0);
+    let mut king = None;
+    for mv in line.iter().take(LINE_PLIES) {
+        let mover = position.turn();
+        let Ok(next) = position.play(mv) else { break };
+        if mover == visitor {
+            lost += mv.captured().count();
+        } else {
+            won |= mv.captured();
+            if mv.promotes() && king.is_none() {
+                king = Some(mv.to());
+            }
+        }
+        position = next;
+    }
+    let gains = won.count() > lost;
+    let first = line.first().filter(|mv| after.is_legal(mv));
+    if let Some(reply) = first.filter(|mv| mv.is_capture() && gains) {
+        return Some(Lesson::Capture(*reply));
+    }
+    // Pieces that stand where they are now, so the visitor can see which ones.
+    let standing = won & after.pieces(visitor);
+    if gains && !standing.is_empty() {
+        return Some(Lesson::PiecesLost(standing));
+    }
+    if let Some(square) = king {
+        return Some(Lesson::King(square));
+    }
+    better.map(Lesson::Better)
+}

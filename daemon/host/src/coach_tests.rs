@@ -1,0 +1,203 @@
+//! The coach: ratings on lichess's scale, lessons read from the robot's line, and what the
+//! visitor hears after a blunder, in every language.
+
+use emotions::{Language, Millis, Mind, Settings};
+use rules::recognition::outcome;
+use rules::{Bitboard, Color, Move, Position, Variant, fen, notation};
+use speech::Lesson;
+
+use super::tests::logs;
+use super::{
+    Action, AdviceKind, CoachSettings, CoachSettingsError, Event, Host, LogEvent, SearchReply,
+};
+use crate::coach::lesson;
+
+fn russian(text: &str) -> Position {
+    fen::parse(Variant::Russian, text).unwrap()
+}
+
+fn mv(position: &Position, text: &str) -> Move {
+    notation::parse_move(position, text).unwrap()
+}
+
+fn squares(names: &[&str]) -> Bitboard {
+    names
+        .iter()
+        .map(|name| notation::parse_square(Variant::Russian, name).unwrap())
+        .collect()
+}
+
+#[test]
+fn drops_are_rated_on_lichesss_scale_unless_the_game_was_decided() {
+    let coach = CoachSettings::default();
+    assert_eq!(coach.rate(0.5, 0.45), None);
+    assert_eq!(coach.rate(0.5, 0.38), Some(AdviceKind::Inaccuracy));
+    assert_eq!(coach.rate(0.5, 0.28), Some(AdviceKind::Mistake));
+    assert_eq!(coach.rate(0.5, 0.15), Some(AdviceKind::Blunder));
+    // Already lost, or still winning: no nagging.
+    assert_eq!(coach.rate(0.08, 0.0), None);
+    assert_eq!(coach.rate(0.99, 0.92), None);
+    let off = CoachSettings {
+        enabled: false,
+        ..coach
+    };
+    assert_eq!(off.rate(0.5, 0.1), None);
+}
+
+#[test]
+fn thresholds_must_rise_and_stay_within_one() {
+    assert_eq!(CoachSettings::default().validate(), Ok(()));
+    let crossed = CoachSettings {
+        mistake: 0.35,
+        ..CoachSettings::default()
+    };
+    assert_eq!(
+        crossed.validate(),
+        Err(CoachSettingsError::Order {
+            field: "blunder",
+            lower: "mistake"
+        })
+    );
+    let high = CoachSettings {
+        blunder: 1.5,
+        ..CoachSettings::default()
+    };
+    assert!(matches!(
+        high.validate(),
+        Err(CoachSettingsError::OutOfRange {
+            field: "blunder",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn a_line_that_starts_with_a_capture_teaches_that_capture() {
+    // White left d4 and b4 to the man on e5.
+    let after = russian("B:Wd4,b4,g1:Be5,h8");
+    let capture = mv(&after, "e5:c3:a5");
+    assert_eq!(
+        lesson(&after, &[capture], None),
+        Some(Lesson::Capture(capture))
+    );
+    assert_eq!(
+        Lesson::Capture(capture).squares(),
+        squares(&["e5", "d4", "b4"])
+    );
+}
+
+#[test]
+fn a_capture_two_moves_later_names_the_piece_that_stands_now() {
+    // c5-d4 cannot be taken (e5 covers it); whatever White does, d4 takes c3.
+    let after = russian("B:Wc3,h2:Bc5,e5");
+    let first = mv(&after, "c5-d4");
+    let second_position = after.play(&first).unwrap();
+    let second = mv(&second_position, "h2-g3");
+    let third_position = second_position.play(&second).unwrap();
+    let third = mv(&third_position, "d4:b2");
+    let line = [first, second, third];
+    assert_eq!(
+        lesson(&after, &line, None),
+        Some(Lesson::PiecesLost(squares(&["c3"])))
+    );
+}
+
+#[test]
+fn a_line_that_crowns_teaches_the_kings_square_and_else_the_better_move() {
+    let after = russian("B:Wh2,e3:Bb2,h8");
+    let crown = mv(&after, "b2-a1");
+    assert_eq!(
+        lesson(&after, &[crown], None),
+        Some(Lesson::King(crown.to()))
+    );
+    let quiet = mv(&after, "h8-g7");
+    let before = russian("W:Wh2,f2:Bb2,h8");
+    let better = mv(&before, "f2-e3");
+    assert_eq!(
+        lesson(&after, &[quiet], Some(better)),
+        Some(Lesson::Better(better))
+    );
+    assert_eq!(lesson(&after, &[quiet], None), None);
+}
+
+fn reply(mv: Move, v: f32) -> SearchReply {
+    SearchReply {
+        mv,
+        v,
+        pv: vec![mv],
+        think_ms: 5,
+    }
+}
+
+/// A game where White (the visitor) plays g1-h2, the robot h8-g7 at even chances, and then
+/// the visitor blunders c3-d4 into the double capture e5:c3:a5: what the host does when the
+/// robot's search finds it.
+fn after_the_blunder(language: Language) -> Vec<Action> {
+    let start = russian("W:Wc3,b4,g1:Be5,h8");
+    let mut host = Host::at_visitors_turn(start, Color::Black, Mind::new(Settings::default(), 1));
+    host.set_language(language);
+    let mut t = 0;
+    let mut press = |host: &mut Host, text: &str| {
+        let position = *host.game().position();
+        let played = mv(&position, text);
+        t += 1_000;
+        host.handle(Event::Button(outcome(&position, &played)), Millis(t));
+    };
+    press(&mut host, "g1-h2");
+    let position = *host.game().position();
+    let robot = mv(&position, "h8-g7");
+    host.handle(Event::SearchDone(reply(robot, 0.5)), Millis(2_000));
+    host.handle(Event::ArmDone(outcome(&position, &robot)), Millis(3_000));
+    press(&mut host, "c3-d4");
+    let position = *host.game().position();
+    let capture = mv(&position, "e5:c3:a5");
+    host.handle(Event::SearchDone(reply(capture, 0.95)), Millis(6_000))
+}
+
+#[test]
+fn a_blunder_is_logged_and_said_with_its_squares_in_every_language() {
+    let cases = [
+        (
+            Language::English,
+            "Careful: now I can take your pieces, from square e5 over d4 and b4.",
+        ),
+        (
+            Language::Russian,
+            "Осторожно: теперь я могу побить ваши шашки с поля e5 через d4 и b4.",
+        ),
+        (
+            Language::Ukrainian,
+            "Обережно: тепер я можу побити ваші шашки з поля e5 через d4 та b4.",
+        ),
+    ];
+    for (language, sentence) in cases {
+        let actions = after_the_blunder(language);
+        let Some(LogEvent::Advice {
+            kind,
+            mv,
+            squares,
+            text,
+            expected_before,
+            expected_after,
+        }) = logs(&actions)
+            .into_iter()
+            .find(|e| matches!(e, LogEvent::Advice { .. }))
+        else {
+            panic!("no advice: {actions:?}")
+        };
+        assert_eq!(*kind, AdviceKind::Blunder);
+        assert_eq!(mv, "c3-d4");
+        assert_eq!(squares, &["b4", "d4", "e5"]);
+        assert_eq!(text, sentence, "{language:?}");
+        assert!((expected_before - 0.5).abs() < 1e-6 && (expected_after - 0.05).abs() < 1e-6);
+        // Said after whatever line the robot's move brought, or a line of the coach's own.
+        let said = actions.iter().find_map(|a| match a {
+            Action::Say {
+                explanation: Some(explanation),
+                ..
+            } => Some(explanation.text()),
+            _ => None,
+        });
+        assert_eq!(said.as_deref(), Some(sentence), "{language:?}");
+    }
+}
