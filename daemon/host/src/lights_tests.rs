@@ -5,8 +5,8 @@ use emotions::Millis;
 use rules::recognition::outcome;
 use rules::{Bitboard, Position, Square, Variant, notation};
 
-use super::tests::{play, started};
-use super::{Action, BoardLighting, Event, Host, LogEvent, SearchReply};
+use super::tests::{play, robot_answering, started};
+use super::{Action, BoardLighting, Event, LogEvent};
 
 fn sq(name: &str) -> Square {
     notation::parse_square(Variant::Russian, name).unwrap()
@@ -25,25 +25,6 @@ fn lights_shown(actions: &[Action]) -> Vec<BoardLighting> {
             _ => None,
         })
         .collect()
-}
-
-/// A game after the visitor's c3-d4 and the robot's f6-g5, the arm asked to make it; the
-/// position before the robot's move.
-fn robot_answering() -> (Host, Position, rules::Move) {
-    let mut host = started();
-    play(&mut host, "c3-d4", 1_000);
-    let before = *host.game().position();
-    let mv = notation::parse_move(&before, "f6-g5").unwrap();
-    host.handle(
-        Event::SearchDone(SearchReply {
-            mv,
-            v: 0.5,
-            pv: vec![mv],
-            think_ms: 10,
-        }),
-        Millis(2_000),
-    );
-    (host, before, mv)
 }
 
 #[test]

@@ -173,21 +173,20 @@ fn a_mistake_is_answered_and_the_turn_stays_with_the_visitor() {
     );
 }
 
-#[test]
-fn a_failed_pick_waits_until_the_board_is_put_right() {
+/// A game after the visitor's c3-d4 and the robot's f6-g5, the arm asked to make it; the
+/// position before the robot's move.
+pub(super) fn robot_answering() -> (Host, Position, Move) {
     let mut host = started();
     play(&mut host, "c3-d4", 1_000);
-    let position = *host.game().position();
-    let mv = notation::parse_move(&position, "f6-g5").unwrap();
-    host.handle(
-        Event::SearchDone(SearchReply {
-            mv,
-            v: 0.5,
-            pv: vec![mv],
-            think_ms: 10,
-        }),
-        Millis(2_000),
-    );
+    let before = *host.game().position();
+    let (mv, reply) = reply(&before, "f6-g5");
+    host.handle(Event::SearchDone(reply), Millis(2_000));
+    (host, before, mv)
+}
+
+#[test]
+fn a_failed_pick_waits_until_the_board_is_put_right() {
+    let (mut host, position, mv) = robot_answering();
     let actions = host.handle(Event::ArmDone(position.occupied()), Millis(6_000));
     assert!(
         logs(&actions)

@@ -134,51 +134,59 @@ fn situation(
     (said, squares, mistake.category(), Some(mistake))
 }
 
-#[test]
-fn every_mistake_is_said_with_its_squares_in_every_language_and_attitude() {
-    let library = Library::bundled().unwrap();
-    let mut problems = Vec::new();
+/// A silent voice for every language and attitude.
+fn voices(library: &Library) -> Vec<(Language, Attitude, Voice)> {
+    let mut voices = Vec::new();
     for language in Language::ALL {
         for attitude in [Attitude::Friendly, Attitude::Rival] {
             let settings = SoundSettings {
                 language,
                 ..SoundSettings::default()
             };
-            let mut voice = Voice::new(library.clone(), Speaker::silent(), &settings, 7);
-            for case in &CASES {
-                let (explanation, squares, category, mistake) = situation(language, case);
-                let what = format!("{language} {attitude:?} {} {}", case.1, case.3);
-                let request = LineRequest {
-                    category,
-                    attitude,
-                    mistake,
-                };
-                let said = voice.speak(&request, Some(&explanation)).unwrap();
-                // The line is the one for this reason, and the explanation follows it.
-                // `must_capture` lines are all about that reason and name none.
-                let reason_fits = said.line.mistake == mistake
-                    || (said.line.mistake.is_none() && mistake == Some(Mistake::MustCapture));
-                if said.line.language != language || said.line.category != category || !reason_fits
-                {
-                    problems.push(format!("{what}: line {}", said.line.id));
-                }
-                if said.text != format!("{} {}", said.line.text, explanation.text()) {
-                    problems.push(format!("{what}: said {:?}", said.text));
-                }
-                let text = explanation.text();
-                let words: Vec<&str> = text
-                    .split(|c: char| c.is_whitespace() || ",.:?!—".contains(c))
-                    .collect();
-                for square in &squares {
-                    if !words.contains(&square.as_str()) {
-                        problems.push(format!("{what}: {square} not said: {explanation}"));
-                    }
-                }
-                let saying = Saying::explained(said.line.clone(), &explanation, |id| {
-                    library.fragment(language, attitude, id)
-                });
-                check_audio(&saying, &explanation, &what, &mut problems);
+            let voice = Voice::new(library.clone(), Speaker::silent(), &settings, 7);
+            voices.push((language, attitude, voice));
+        }
+    }
+    voices
+}
+
+#[test]
+fn every_mistake_is_said_with_its_squares_in_every_language_and_attitude() {
+    let library = Library::bundled().unwrap();
+    let mut problems = Vec::new();
+    for (language, attitude, mut voice) in voices(&library) {
+        for case in &CASES {
+            let (explanation, squares, category, mistake) = situation(language, case);
+            let what = format!("{language} {attitude:?} {} {}", case.1, case.3);
+            let request = LineRequest {
+                category,
+                attitude,
+                mistake,
+            };
+            let said = voice.speak(&request, Some(&explanation)).unwrap();
+            // The line is the one for this reason, and the explanation follows it.
+            // `must_capture` lines are all about that reason and name none.
+            let reason_fits = said.line.mistake == mistake
+                || (said.line.mistake.is_none() && mistake == Some(Mistake::MustCapture));
+            if said.line.language != language || said.line.category != category || !reason_fits {
+                problems.push(format!("{what}: line {}", said.line.id));
             }
+            if said.text != format!("{} {}", said.line.text, explanation.text()) {
+                problems.push(format!("{what}: said {:?}", said.text));
+            }
+            let text = explanation.text();
+            let words: Vec<&str> = text
+                .split(|c: char| c.is_whitespace() || ",.:?!—".contains(c))
+                .collect();
+            for square in &squares {
+                if !words.contains(&square.as_str()) {
+                    problems.push(format!("{what}: {square} not said: {explanation}"));
+                }
+            }
+            let saying = Saying::explained(said.line.clone(), &explanation, |id| {
+                library.fragment(language, attitude, id)
+            });
+            check_audio(&saying, &explanation, &what, &mut problems);
         }
     }
     assert!(problems.is_empty(), "{problems:#?}");
@@ -213,39 +221,32 @@ fn lessons() -> Vec<(speech::Lesson, Vec<&'static str>)> {
 fn every_lesson_of_the_coach_is_said_with_its_squares_in_every_language_and_attitude() {
     let library = Library::bundled().unwrap();
     let mut problems = Vec::new();
-    for language in Language::ALL {
-        for attitude in [Attitude::Friendly, Attitude::Rival] {
-            let settings = SoundSettings {
-                language,
-                ..SoundSettings::default()
+    for (language, attitude, mut voice) in voices(&library) {
+        for (lesson, squares) in lessons() {
+            let what = format!("{language} {attitude:?} {lesson:?}");
+            let explanation = speech::explain_lesson(language, Variant::Russian, &lesson);
+            let request = LineRequest {
+                category: Category::Advice,
+                attitude,
+                mistake: None,
             };
-            let mut voice = Voice::new(library.clone(), Speaker::silent(), &settings, 7);
-            for (lesson, squares) in lessons() {
-                let what = format!("{language} {attitude:?} {lesson:?}");
-                let explanation = speech::explain_lesson(language, Variant::Russian, &lesson);
-                let request = LineRequest {
-                    category: Category::Advice,
-                    attitude,
-                    mistake: None,
-                };
-                let said = voice.speak(&request, Some(&explanation)).unwrap();
-                if said.line.category != Category::Advice || said.line.language != language {
-                    problems.push(format!("{what}: line {}", said.line.id));
-                }
-                let text = explanation.text();
-                let words: Vec<&str> = text
-                    .split(|c: char| c.is_whitespace() || ",.:?!—".contains(c))
-                    .collect();
-                for square in squares {
-                    if !words.contains(&square) {
-                        problems.push(format!("{what}: {square} not said: {text}"));
-                    }
-                }
-                let saying = Saying::explained(said.line.clone(), &explanation, |id| {
-                    library.fragment(language, attitude, id)
-                });
-                check_audio(&saying, &explanation, &what, &mut problems);
+            let said = voice.speak(&request, Some(&explanation)).unwrap();
+            if said.line.category != Category::Advice || said.line.language != language {
+                problems.push(format!("{what}: line {}", said.line.id));
             }
+            let text = explanation.text();
+            let words: Vec<&str> = text
+                .split(|c: char| c.is_whitespace() || ",.:?!—".contains(c))
+                .collect();
+            for square in squares {
+                if !words.contains(&square) {
+                    problems.push(format!("{what}: {square} not said: {text}"));
+                }
+            }
+            let saying = Saying::explained(said.line.clone(), &explanation, |id| {
+                library.fragment(language, attitude, id)
+            });
+            check_audio(&saying, &explanation, &what, &mut problems);
         }
     }
     assert!(problems.is_empty(), "{problems:#?}");
