@@ -132,7 +132,7 @@ fn reply(mv: Move, v: f32) -> SearchReply {
 /// A game where White (the visitor) plays g1-h2, the robot h8-g7 at even chances, and then
 /// the visitor blunders c3-d4 into the double capture e5:c3:a5: what the host does when the
 /// robot's search finds it.
-fn after_the_blunder(language: Language) -> Vec<Action> {
+fn after_the_blunder(language: Language) -> (Host, Vec<Action>) {
     let start = russian("W:Wc3,b4,g1:Be5,h8");
     let mut host = Host::at_visitors_turn(start, Color::Black, Mind::new(Settings::default(), 1));
     host.set_language(language);
@@ -151,7 +151,8 @@ fn after_the_blunder(language: Language) -> Vec<Action> {
     press(&mut host, "c3-d4");
     let position = *host.game().position();
     let capture = mv(&position, "e5:c3:a5");
-    host.handle(Event::SearchDone(reply(capture, 0.95)), Millis(6_000))
+    let actions = host.handle(Event::SearchDone(reply(capture, 0.95)), Millis(6_000));
+    (host, actions)
 }
 
 #[test]
@@ -171,7 +172,7 @@ fn a_blunder_is_logged_and_said_with_its_squares_in_every_language() {
         ),
     ];
     for (language, sentence) in cases {
-        let actions = after_the_blunder(language);
+        let (_, actions) = after_the_blunder(language);
         let Some(LogEvent::Advice {
             kind,
             mv,
@@ -200,4 +201,29 @@ fn a_blunder_is_logged_and_said_with_its_squares_in_every_language() {
         });
         assert_eq!(said.as_deref(), Some(sentence), "{language:?}");
     }
+}
+
+#[test]
+fn the_record_marks_the_blunder_and_notes_the_robots_win_probability() {
+    let (mut host, _) = after_the_blunder(Language::English);
+    let record = host
+        .abandon("the test ends", Millis(9_000))
+        .into_iter()
+        .find_map(|action| match action {
+            Action::GameFinished(record) => Some(record),
+            _ => None,
+        })
+        .unwrap();
+    let pdn = record.pdn(&[]);
+    for written in [
+        "1. g1-h2 h8-g7 {v 0.50} 2. c3-d4??",
+        "{blunder: the visitor's expected score 0.50 -> 0.05. Careful: now I can take your \
+         pieces, from square e5 over d4 and b4.}",
+        "e5xc3xa5 {v 0.95} *",
+    ] {
+        assert!(pdn.contains(written), "{written:?} not in {pdn}");
+    }
+    // The marks and comments leave the moves as they were.
+    let read = rules::pdn::read(&pdn).unwrap();
+    assert_eq!(read[0].game.moves(), host.game().moves());
 }

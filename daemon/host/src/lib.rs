@@ -158,6 +158,32 @@ struct Advice {
     lesson: Option<Lesson>,
 }
 
+impl Advice {
+    /// The rating as a note on the visitor's move (ply `ply`) in the game's record, with the
+    /// lesson `text`.
+    fn note(&self, ply: usize, text: &str) -> rules::pdn::MoveNote {
+        let (mark, word) = match self.kind {
+            AdviceKind::Inaccuracy => (None, "inaccuracy"),
+            AdviceKind::Mistake => (Some(rules::pdn::MoveMark::Mistake), "mistake"),
+            AdviceKind::Blunder => (Some(rules::pdn::MoveMark::Blunder), "blunder"),
+        };
+        let scores = format!(
+            "{word}: the visitor's expected score {:.2} -> {:.2}",
+            self.expected_before, self.expected_after
+        );
+        let comment = if text.is_empty() {
+            scores
+        } else {
+            format!("{scores}. {text}")
+        };
+        rules::pdn::MoveNote {
+            ply,
+            mark,
+            comment: Some(comment),
+        }
+    }
+}
+
 /// What the last search expected to happen next.
 #[derive(Debug, Clone, Copy)]
 struct Prediction {
@@ -196,6 +222,8 @@ pub struct Host {
     last_scan: Option<Bitboard>,
     /// How the coach rates the visitor's moves.
     coach: CoachSettings,
+    /// The notes on this game's moves for its record.
+    notes: Vec<rules::pdn::MoveNote>,
 }
 
 impl Host {
@@ -220,6 +248,7 @@ impl Host {
             lighting: BoardLighting::DARK,
             last_scan: None,
             coach: CoachSettings::default(),
+            notes: Vec::new(),
         }
     }
 
@@ -426,6 +455,7 @@ impl Host {
         };
         self.game = Game::new(self.variant);
         self.prediction = None;
+        self.notes.clear();
         self.set_lights(BoardLighting::DARK, out);
         out.push(Action::Log(LogEvent::GameStarted {
             variant: self.variant,
@@ -549,6 +579,11 @@ impl Host {
             reply: reply.pv.get(1).copied(),
         });
         self.game.play(&reply.mv).expect("checked legal above");
+        self.notes.push(rules::pdn::MoveNote {
+            ply: self.game.moves().len() - 1,
+            mark: None,
+            comment: Some(format!("v {:.2}", reply.v)),
+        });
         out.push(Action::Log(LogEvent::RobotMove {
             mv: notation::move_text(self.variant, &reply.mv),
             v: reply.v,
@@ -557,6 +592,10 @@ impl Host {
         // What the coach says follows the line the robot's move brings, or a line of its own.
         let lesson = advice.and_then(|advice| {
             let (explanation, event) = self.advice_event(&advice);
+            if let LogEvent::Advice { text, .. } = &event {
+                self.notes
+                    .push(advice.note(self.game.moves().len() - 2, text));
+            }
             out.push(Action::Log(event));
             explanation.filter(|_| advice.kind.is_said())
         });
@@ -649,6 +688,7 @@ impl Host {
             moves: self.game.moves().to_vec(),
             robot: self.robot,
             result: result.to_owned(),
+            notes: self.notes.clone(),
         }
     }
 

@@ -148,6 +148,8 @@ impl Host {
         }
         taken.reverse();
         self.prediction = None;
+        let plies = self.game.moves().len();
+        self.notes.retain(|note| note.ply < plies);
         self.ambiguous.clear();
         let target = self.game.position().occupied();
         self.state = State::Rearranging { target };

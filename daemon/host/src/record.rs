@@ -1,5 +1,6 @@
 //! A finished (or abandoned) game as the archive stores it.
 
+use rules::pdn::MoveNote;
 use rules::{Color, Game, Move, Position};
 
 /// Everything the PDN archive needs of one game.
@@ -13,10 +14,14 @@ pub struct GameRecord {
     pub robot: Color,
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` for a game stopped before its end.
     pub result: String,
+    /// What the robot noted on the moves: its win probability after each of its own, and the
+    /// coach's rating of the visitor's (`?` for a mistake, `??` for a blunder).
+    pub notes: Vec<MoveNote>,
 }
 
 impl GameRecord {
-    /// The game as PDN, with the players' names and `extra` tags (date, level, attitude).
+    /// The game as PDN, with the players' names, `extra` tags (date, level, attitude) and the
+    /// notes on its moves.
     pub fn pdn(&self, extra: &[(&str, &str)]) -> String {
         let mut game = Game::from_position(self.start);
         for mv in &self.moves {
@@ -34,6 +39,6 @@ impl GameRecord {
             ("Result", self.result.as_str()),
         ];
         tags.extend_from_slice(extra);
-        rules::pdn::write(&game, &tags)
+        rules::pdn::write_annotated(&game, &tags, &self.notes)
     }
 }

@@ -130,6 +130,36 @@ fn variant_of_game_type(number: &str) -> Option<Variant> {
         .find(|v| v.rules().pdn_game_type == number)
 }
 
+/// PDN's marks for a move that was poor, written after its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveMark {
+    /// `?`: a mistake.
+    Mistake,
+    /// `??`: a blunder.
+    Blunder,
+}
+
+impl MoveMark {
+    /// The mark as written after the move.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            MoveMark::Mistake => "?",
+            MoveMark::Blunder => "??",
+        }
+    }
+}
+
+/// What a written game says about one of its moves besides the move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveNote {
+    /// Which move, counting from 0.
+    pub ply: usize,
+    /// A mark after the move's text.
+    pub mark: Option<MoveMark>,
+    /// A `{comment}` after the move; braces in it become parentheses, so it cannot end early.
+    pub comment: Option<String>,
+}
+
 /// Writes a game as PDN, ending with a blank line.
 ///
 /// `tags` supply the seven-tag roster (Event, Site, Date, Round, White, Black, Result; `?` where
@@ -139,6 +169,12 @@ fn variant_of_game_type(number: &str) -> Option<Variant> {
 /// it. The result is written both as the tag and at the end of the movetext. Characters that
 /// cannot appear in a tag name are dropped; quotes and backslashes in values are escaped.
 pub fn write(game: &Game, tags: &[(&str, &str)]) -> String {
+    write_annotated(game, tags, &[])
+}
+
+/// Writes a game as [`write`] does, with `notes` on its moves: marks such as `c3-d4??` and
+/// comments, which readers of PDN (this one included) skip when they replay the moves.
+pub fn write_annotated(game: &Game, tags: &[(&str, &str)], notes: &[MoveNote]) -> String {
     let variant = game.variant();
     let given = |name: &str| {
         tags.iter()
@@ -171,7 +207,7 @@ pub fn write(game: &Game, tags: &[(&str, &str)]) -> String {
         }
     }
     out.push('\n');
-    write_movetext(&mut out, game, result);
+    write_movetext(&mut out, game, result, notes);
     out.push_str("\n\n");
     out
 }
@@ -214,20 +250,28 @@ fn pdn_move_text(variant: Variant, mv: &crate::Move) -> String {
     }
 }
 
-fn write_movetext(out: &mut String, game: &Game, result: &str) {
+fn write_movetext(out: &mut String, game: &Game, result: &str, notes: &[MoveNote]) {
     let variant = game.variant();
     let first = variant.rules().first;
     let mut units = Vec::with_capacity(game.moves().len() + 1);
     let mut number = 1;
     let mut turn = game.start().turn();
     for (i, mv) in game.moves().iter().enumerate() {
-        let text = pdn_move_text(variant, mv);
+        let note = notes.iter().find(|note| note.ply == i);
+        let mark = note.and_then(|note| note.mark).map_or("", MoveMark::as_str);
+        let text = format!("{}{mark}", pdn_move_text(variant, mv));
         if turn == first {
             units.push(format!("{number}. {text}"));
         } else if i == 0 {
             units.push(format!("{number}... {text}"));
         } else {
             units.push(text);
+        }
+        if let Some(comment) = note.and_then(|note| note.comment.as_deref()) {
+            units.push(format!(
+                "{{{}}}",
+                comment.replace('{', "(").replace('}', ")")
+            ));
         }
         if turn != first {
             number += 1;

@@ -175,6 +175,30 @@ fn writes_the_roster_game_type_and_numbered_moves() {
 }
 
 #[test]
+fn marks_and_comments_follow_their_moves_and_read_back_as_the_same_game() {
+    let mut game = Game::new(Variant::Russian);
+    play(&mut game, &["c3-d4", "f6-g5", "g3-h4", "g7-f6"]);
+    let notes = [
+        pdn::MoveNote {
+            ply: 1,
+            mark: None,
+            comment: Some("v 0.52".to_owned()),
+        },
+        pdn::MoveNote {
+            ply: 2,
+            mark: Some(pdn::MoveMark::Blunder),
+            comment: Some("blunder {0.48 -> 0.10}".to_owned()),
+        },
+    ];
+    let text = pdn::write_annotated(&game, &[], &notes);
+    assert!(
+        text.ends_with("1. c3-d4 f6-g5 {v 0.52} 2. g3-h4?? {blunder (0.48 -> 0.10)} g7-f6 *\n\n"),
+        "{text}"
+    );
+    assert_eq!(read_one(&text).game.moves(), game.moves());
+}
+
+#[test]
 fn writes_results_variant_tag_and_second_player_first() {
     // English: Black moves first and is numbered as the first player.
     let mut game = Game::new(Variant::English);
