@@ -6,10 +6,12 @@
 //! robot's own line says what the move allows: a capture at once, pieces won a few moves later,
 //! a king, or at least the better move the robot had expected.
 
-use rules::{Bitboard, Move, Position};
+use rules::{Bitboard, Move, Position, notation};
 use serde::{Deserialize, Serialize};
-use speech::Lesson;
+use speech::{Lesson, Utterance};
 use thiserror::Error;
+
+use crate::{Host, LogEvent, SearchReply};
 
 /// A game this one-sided is decided: below it before the move (already lost) or above one
 /// minus it after the move (still won), a move is not rated, so a visitor who is far ahead or
@@ -164,4 +166,86 @@ pub fn lesson(after: &Position, line: &[Move], better: Option<Move>) -> Option<L
         return Some(Lesson::King(square));
     }
     better.map(Lesson::Better)
+}
+
+/// The coach's rating of the visitor's last move.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Advice {
+    pub(crate) kind: AdviceKind,
+    visitor_move: Move,
+    expected_before: f32,
+    expected_after: f32,
+    lesson: Option<Lesson>,
+}
+
+impl Advice {
+    /// The rating as a note on the visitor's move (ply `ply`) in the game's record, with the
+    /// lesson `text`.
+    pub(crate) fn note(&self, ply: usize, text: &str) -> rules::pdn::MoveNote {
+        let (mark, word) = match self.kind {
+            AdviceKind::Inaccuracy => (None, "inaccuracy"),
+            AdviceKind::Mistake => (Some(rules::pdn::MoveMark::Mistake), "mistake"),
+            AdviceKind::Blunder => (Some(rules::pdn::MoveMark::Blunder), "blunder"),
+        };
+        let scores = format!(
+            "{word}: the visitor's expected score {:.2} -> {:.2}",
+            self.expected_before, self.expected_after
+        );
+        let comment = if text.is_empty() {
+            scores
+        } else {
+            format!("{scores}. {text}")
+        };
+        rules::pdn::MoveNote {
+            ply,
+            mark,
+            comment: Some(comment),
+        }
+    }
+}
+
+impl Host {
+    /// How much the visitor's last move cost them, before the robot answers it with `reply`:
+    /// `None` when the coach is off, the robot moved last (no visitor move to rate), there was
+    /// no earlier search to compare with, or the move cost little.
+    pub(crate) fn advice(&self, reply: &SearchReply) -> Option<Advice> {
+        let prediction = self.prediction?;
+        let positions = self.game.positions();
+        let visitor_move = *self.game.moves().last()?;
+        let before = *positions.get(positions.len().checked_sub(2)?)?;
+        if before.turn() == self.robot {
+            return None;
+        }
+        let (expected_before, expected_after) = (1.0 - prediction.v, 1.0 - reply.v);
+        let kind = self.coach.rate(expected_before, expected_after)?;
+        let better = prediction
+            .reply
+            .filter(|expected| *expected != visitor_move);
+        Some(Advice {
+            kind,
+            visitor_move,
+            expected_before,
+            expected_after,
+            lesson: lesson(self.game.position(), &reply.pv, better),
+        })
+    }
+
+    /// The lesson of `advice` in words, and its `advice` event.
+    pub(crate) fn advice_event(&self, advice: &Advice) -> (Option<Utterance>, LogEvent) {
+        let explanation = advice
+            .lesson
+            .map(|lesson| speech::explain_lesson(self.language, self.variant, &lesson));
+        let event = LogEvent::Advice {
+            kind: advice.kind,
+            mv: notation::move_text(self.variant, &advice.visitor_move),
+            squares: self.names(advice.lesson.map_or(Bitboard::EMPTY, |l| l.squares())),
+            text: explanation
+                .as_ref()
+                .map(Utterance::text)
+                .unwrap_or_default(),
+            expected_before: advice.expected_before,
+            expected_after: advice.expected_after,
+        };
+        (explanation, event)
+    }
 }

@@ -34,7 +34,7 @@ pub use snapshot::{ResumeError, Snapshot};
 use emotions::{Evaluation, Input, Language, LineRequest, Millis, Mind};
 use rules::recognition::{self, MistakeKind, Recognition};
 use rules::{Bitboard, Color, Game, GameResult, Move, Position, Variant, notation};
-use speech::{Lesson, Utterance};
+use speech::Utterance;
 
 /// The change of intensity that is logged as a new expression.
 const EXPRESSION_LOG_STEP: f32 = 0.1;
@@ -146,42 +146,6 @@ enum State {
     /// The operator changed the game (took a move back, chose between ambiguous moves): waiting
     /// until the board shows `target`, then whoever is to move goes on.
     Rearranging { target: Bitboard },
-}
-
-/// The coach's rating of the visitor's last move.
-#[derive(Debug, Clone, Copy)]
-struct Advice {
-    kind: AdviceKind,
-    visitor_move: Move,
-    expected_before: f32,
-    expected_after: f32,
-    lesson: Option<Lesson>,
-}
-
-impl Advice {
-    /// The rating as a note on the visitor's move (ply `ply`) in the game's record, with the
-    /// lesson `text`.
-    fn note(&self, ply: usize, text: &str) -> rules::pdn::MoveNote {
-        let (mark, word) = match self.kind {
-            AdviceKind::Inaccuracy => (None, "inaccuracy"),
-            AdviceKind::Mistake => (Some(rules::pdn::MoveMark::Mistake), "mistake"),
-            AdviceKind::Blunder => (Some(rules::pdn::MoveMark::Blunder), "blunder"),
-        };
-        let scores = format!(
-            "{word}: the visitor's expected score {:.2} -> {:.2}",
-            self.expected_before, self.expected_after
-        );
-        let comment = if text.is_empty() {
-            scores
-        } else {
-            format!("{scores}. {text}")
-        };
-        rules::pdn::MoveNote {
-            ply,
-            mark,
-            comment: Some(comment),
-        }
-    }
 }
 
 /// What the last search expected to happen next.
@@ -321,66 +285,6 @@ impl Host {
             State::RobotThinking | State::RobotMoving { .. } | State::Resuming { .. } => {
                 Waiting::Robot
             }
-        }
-    }
-
-    /// What the board's lights should show now (shown again after a reconnection).
-    pub fn lighting(&self) -> BoardLighting {
-        self.lighting
-    }
-
-    /// Whether the host wants [`Event::Scan`]s now, beyond setup: while its lights follow the
-    /// board (a fix asked for, the robot's move shown until the visitor starts theirs). A
-    /// board without lights need not be read for them.
-    pub fn wants_board_scans(&self) -> bool {
-        if self.paused {
-            return false;
-        }
-        match self.state {
-            State::VisitorTurn => !self.lighting.is_dark(),
-            State::FixingBoard { .. } | State::Rearranging { .. } => true,
-            _ => false,
-        }
-    }
-
-    /// Changes the lights, if that changes them.
-    fn set_lights(&mut self, lighting: BoardLighting, out: &mut Vec<Action>) {
-        if self.lighting != lighting {
-            self.lighting = lighting;
-            out.push(Action::Lights(lighting));
-        }
-    }
-
-    /// A scan read while the visitor works at the board: the lights follow it, and a change
-    /// is the visitor's activity.
-    fn scanned_during_game(&mut self, scan: Bitboard, now: Millis, out: &mut Vec<Action>) {
-        let scan = scan & self.variant.geometry().all();
-        let target = match self.state {
-            State::FixingBoard { before, mv } => Some(recognition::outcome(&before, &mv)),
-            State::Rearranging { target } => Some(target),
-            _ => None,
-        };
-        let position = self.game.position().occupied();
-        let lighting = match target {
-            // The exact board wanted is known: light every square that differs.
-            Some(target) => BoardLighting::fix(scan - target, target - scan),
-            // A fix asked for at the last press: each square goes dark once it is fixed, and
-            // all of them once the board is back to the position.
-            None if self.lighting.asks_for_a_fix() => {
-                if scan == position {
-                    BoardLighting::DARK
-                } else {
-                    BoardLighting::fix(self.lighting.clear & scan, self.lighting.fill - scan)
-                }
-            }
-            // The robot's move stays lit until the visitor starts theirs.
-            None if scan == position => self.lighting,
-            None => BoardLighting::DARK,
-        };
-        self.set_lights(lighting, out);
-        if self.last_scan != Some(scan) {
-            self.last_scan = Some(scan);
-            self.feel(Input::VisitorActivity, now, out);
         }
     }
 
@@ -796,50 +700,6 @@ impl Host {
 
     fn feel(&mut self, input: Input, now: Millis, out: &mut Vec<Action>) {
         self.feel_explaining(input, || None, now, out);
-    }
-
-    /// How much the visitor's last move cost them, before the robot answers it with `reply`:
-    /// `None` when the coach is off, the robot moved last (no visitor move to rate), there was
-    /// no earlier search to compare with, or the move cost little.
-    fn advice(&self, reply: &SearchReply) -> Option<Advice> {
-        let prediction = self.prediction?;
-        let positions = self.game.positions();
-        let visitor_move = *self.game.moves().last()?;
-        let before = *positions.get(positions.len().checked_sub(2)?)?;
-        if before.turn() == self.robot {
-            return None;
-        }
-        let (expected_before, expected_after) = (1.0 - prediction.v, 1.0 - reply.v);
-        let kind = self.coach.rate(expected_before, expected_after)?;
-        let better = prediction
-            .reply
-            .filter(|expected| *expected != visitor_move);
-        Some(Advice {
-            kind,
-            visitor_move,
-            expected_before,
-            expected_after,
-            lesson: coach::lesson(self.game.position(), &reply.pv, better),
-        })
-    }
-
-    /// The lesson of `advice` in words, and its `advice` event.
-    fn advice_event(&self, advice: &Advice) -> (Option<Utterance>, LogEvent) {
-        let explanation = advice
-            .lesson
-            .map(|lesson| speech::explain_lesson(self.language, self.variant, &lesson));
-        let event = LogEvent::Advice {
-            kind: advice.kind,
-            mv: notation::move_text(self.variant, &advice.visitor_move),
-            squares: self.names(advice.lesson.map_or(Bitboard::EMPTY, |l| l.squares())),
-            text: explanation
-                .as_ref()
-                .map(Utterance::text)
-                .unwrap_or_default(),
-            expected_before: advice.expected_before,
-            expected_after: advice.expected_after,
-        };
-        (explanation, event)
     }
 
     /// Steps the emotion model and turns what it shows and says into actions; `explanation`

@@ -4,8 +4,11 @@
 //! The host decides by purpose; the colour and the mode of each purpose are fixed here, once,
 //! so the board, the event log, the operator page and the terminal view all show the same.
 
-use rules::{Bitboard, Square};
+use emotions::{Input, Millis};
+use rules::{Bitboard, Square, recognition};
 use serde::Serialize;
+
+use crate::{Action, Host, State};
 
 /// A lit square's colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -127,5 +130,72 @@ impl BoardLighting {
                 }
             })
             .collect()
+    }
+}
+
+impl Host {
+    /// What the board's lights should show now (shown again after a reconnection).
+    pub fn lighting(&self) -> BoardLighting {
+        self.lighting
+    }
+
+    /// Whether the host wants [`Event::Scan`]s now, beyond setup: while its lights follow the
+    /// board (a fix asked for, the robot's move shown until the visitor starts theirs). A
+    /// board without lights need not be read for them.
+    pub fn wants_board_scans(&self) -> bool {
+        if self.paused {
+            return false;
+        }
+        match self.state {
+            State::VisitorTurn => !self.lighting.is_dark(),
+            State::FixingBoard { .. } | State::Rearranging { .. } => true,
+            _ => false,
+        }
+    }
+
+    /// Changes the lights, if that changes them.
+    pub(crate) fn set_lights(&mut self, lighting: BoardLighting, out: &mut Vec<Action>) {
+        if self.lighting != lighting {
+            self.lighting = lighting;
+            out.push(Action::Lights(lighting));
+        }
+    }
+
+    /// A scan read while the visitor works at the board: the lights follow it, and a change
+    /// is the visitor's activity.
+    pub(crate) fn scanned_during_game(
+        &mut self,
+        scan: Bitboard,
+        now: Millis,
+        out: &mut Vec<Action>,
+    ) {
+        let scan = scan & self.variant.geometry().all();
+        let target = match self.state {
+            State::FixingBoard { before, mv } => Some(recognition::outcome(&before, &mv)),
+            State::Rearranging { target } => Some(target),
+            _ => None,
+        };
+        let position = self.game.position().occupied();
+        let lighting = match target {
+            // The exact board wanted is known: light every square that differs.
+            Some(target) => BoardLighting::fix(scan - target, target - scan),
+            // A fix asked for at the last press: each square goes dark once it is fixed, and
+            // all of them once the board is back to the position.
+            None if self.lighting.asks_for_a_fix() => {
+                if scan == position {
+                    BoardLighting::DARK
+                } else {
+                    BoardLighting::fix(self.lighting.clear & scan, self.lighting.fill - scan)
+                }
+            }
+            // The robot's move stays lit until the visitor starts theirs.
+            None if scan == position => self.lighting,
+            None => BoardLighting::DARK,
+        };
+        self.set_lights(lighting, out);
+        if self.last_scan != Some(scan) {
+            self.last_scan = Some(scan);
+            self.feel(Input::VisitorActivity, now, out);
+        }
     }
 }
