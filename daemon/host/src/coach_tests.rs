@@ -164,11 +164,11 @@ fn a_blunder_is_logged_and_said_with_its_squares_in_every_language() {
         ),
         (
             Language::Russian,
-            "Осторожно: теперь я могу побить ваши шашки с поля e5 через d4 и b4.",
+            "Осторожно: теперь я могу бить с поля e5 через d4 и b4.",
         ),
         (
             Language::Ukrainian,
-            "Обережно: тепер я можу побити ваші шашки з поля e5 через d4 та b4.",
+            "Обережно: тепер я можу бити з поля e5 через d4 та b4.",
         ),
     ];
     for (language, sentence) in cases {
