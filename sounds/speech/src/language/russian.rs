@@ -41,8 +41,8 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::ArmDropped => "Я уронил свою шашку по дороге.",
         Phrase::ArmLeftCapture => "Я оставил на доске побитую шашку.",
         Phrase::ArmBoardWrong => "Шашки стоят не так, как после моего хода.",
-        Phrase::CoachCapture(One) => "Осторожно: теперь я могу бить {capture}.",
-        Phrase::CoachCapture(Many) => "Осторожно: теперь я могу бить {capture}.",
+        // The verb needs no object, so one capture and several read alike.
+        Phrase::CoachCapture(_) => "Осторожно: теперь я могу бить {capture}.",
         Phrase::CoachWins(One) => "Осторожно: теперь я могу выиграть вашу шашку на поле {squares}.",
         Phrase::CoachWins(Many) => {
             "Осторожно: теперь я могу выиграть ваши шашки на полях {squares}."

@@ -42,8 +42,8 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::ArmDropped => "Я впустив свою шашку дорогою.",
         Phrase::ArmLeftCapture => "Я залишив на дошці побиту шашку.",
         Phrase::ArmBoardWrong => "Шашки стоять не так, як після мого ходу.",
-        Phrase::CoachCapture(One) => "Обережно: тепер я можу бити {capture}.",
-        Phrase::CoachCapture(Many) => "Обережно: тепер я можу бити {capture}.",
+        // The verb needs no object, so one capture and several read alike.
+        Phrase::CoachCapture(_) => "Обережно: тепер я можу бити {capture}.",
         Phrase::CoachWins(One) => "Обережно: тепер я можу виграти вашу шашку на полі {squares}.",
         Phrase::CoachWins(Many) => "Обережно: тепер я можу виграти ваші шашки на полях {squares}.",
         Phrase::CoachKing => "Тепер я пройду в дамки на полі {square}.",
