@@ -835,13 +835,12 @@ where
         if !self.board.device.has_lights() || self.lights.sent == Some(lighting) {
             return Ok(());
         }
-        let geometry = self.host.game().position().variant().geometry();
-        let lights = square_lights(geometry, &lighting);
+        let variant = self.host.game().position().variant();
+        let lights = square_lights(variant.geometry(), &lighting);
         match self.board.device.show_lights(lights).await {
             Ok(()) => {
                 self.lights.sent = Some(lighting);
                 self.lights.failing = false;
-                let variant = self.host.game().position().variant();
                 self.log(&LogEvent::board_lights(variant, &lighting))?;
             }
             Err(err) if !self.lights.failing => {
