@@ -514,7 +514,11 @@ where
 
     /// Gives `event` to the host and carries out its answer.
     async fn handle(&mut self, event: Event, workers: &mut Workers<M>) -> anyhow::Result<()> {
-        let is_tick = event == Event::Tick;
+        // The clock and the board's own reads (setup, lights that follow the board) wake
+        // watchers only when they change what the robot waits for: a read while the visitor
+        // moves must not look like a new turn to the simulated people.
+        let quiet = matches!(event, Event::Tick | Event::Scan(_));
+        let waiting = self.host.waiting_for();
         let now = self.now();
         let mut actions = self.host.handle(event, now);
         if self.host.waiting_for() == Waiting::VisitorMove
@@ -523,9 +527,9 @@ where
             actions.extend(self.host.abandon("ply limit", now));
         }
         self.dispatch(actions, workers).await?;
-        if is_tick {
-            // Watchers are not woken for the clock, but what a tick changed (a fault counted
-            // while the robot only waited) is saved now, not at the next move.
+        if quiet && self.host.waiting_for() == waiting {
+            // What a tick or a read changed (a fault counted while the robot only waited) is
+            // saved now, not at the next move.
             self.save()?;
         } else {
             self.publish()?;

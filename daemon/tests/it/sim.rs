@@ -977,7 +977,7 @@ fn the_coach_says_what_every_mistake_and_blunder_allows_with_its_squares() {
             "--visitor",
             "random",
             "--seed",
-            "5",
+            "9",
             "--language",
             language,
         ]);
@@ -1024,5 +1024,19 @@ fn the_coach_says_what_every_mistake_and_blunder_allows_with_its_squares() {
             said >= 5,
             "{language}: only {said} mistakes and blunders said"
         );
+    }
+}
+
+#[test]
+fn a_visitor_who_makes_no_mistakes_is_never_refused_while_the_lights_follow_the_board() {
+    // The reads that follow the lit squares must not look like a new turn to the visitor.
+    for seed in ["1", "2"] {
+        let (_, log) = run_sim(&["--fast", "--games", "2", "--seed", seed]);
+        assert!(log.iter().any(|e| kind(e) == "board_lights"), "seed {seed}");
+        let refused: Vec<&Value> = log
+            .iter()
+            .filter(|e| matches!(kind(e), "visitor_mistake" | "board_mismatch"))
+            .collect();
+        assert!(refused.is_empty(), "seed {seed}: {refused:?}");
     }
 }
