@@ -30,6 +30,12 @@ pub enum Category {
     LostPiece,
     /// The coach: the visitor's last move was a mistake; the request carries what it allows.
     Advice,
+    /// The coach: the visitor asked for a hint; the request carries the hint, or that no hint
+    /// is left in this game.
+    Hint,
+    /// The coach: the visitor's last move was a blunder, and the robot offers to take it back;
+    /// the request carries what the move allows and how to take it back.
+    TakeBack,
     /// The win probability changed in a way the robot's search did not foresee.
     Surprise,
     /// The robot cannot take the visitor's press as a move: it breaks the rules, or no move
@@ -54,7 +60,7 @@ pub enum Category {
 
 impl Category {
     /// Every category, in the order the docs list them.
-    pub const ALL: [Category; 19] = [
+    pub const ALL: [Category; 21] = [
         Category::GameStart,
         Category::Thinking,
         Category::GoodMoveSelf,
@@ -65,6 +71,8 @@ impl Category {
         Category::RobotMove,
         Category::LostPiece,
         Category::Advice,
+        Category::Hint,
+        Category::TakeBack,
         Category::Surprise,
         Category::IllegalMove,
         Category::MustCapture,
@@ -79,13 +87,15 @@ impl Category {
     /// Whether a line of this category is said every time, ignoring chance, cooldowns and the
     /// gap: the visitor must learn that the game ended or what to correct, or the game stalls,
     /// the robot's move is said after every move once the settings ask for it, and the coach
-    /// explains every mistake it rates.
+    /// explains every mistake it rates, answers every hint asked for and makes every offer.
     pub fn always_speaks(self) -> bool {
         matches!(
             self,
             Category::IllegalMove
                 | Category::RobotMove
                 | Category::Advice
+                | Category::Hint
+                | Category::TakeBack
                 | Category::MustCapture
                 | Category::FixBoard
                 | Category::Win
@@ -107,6 +117,8 @@ impl Category {
             Category::RobotMove => "robot_move",
             Category::LostPiece => "lost_piece",
             Category::Advice => "advice",
+            Category::Hint => "hint",
+            Category::TakeBack => "take_back",
             Category::Surprise => "surprise",
             Category::IllegalMove => "illegal_move",
             Category::MustCapture => "must_capture",

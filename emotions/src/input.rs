@@ -32,6 +32,12 @@ pub enum Input {
     /// The coach has something to say about the visitor's last move and no line was asked for
     /// at the robot's move to say it after.
     Advice,
+    /// The visitor asked for a hint, and the coach answers (with the hint, or that none is
+    /// left).
+    Hint,
+    /// The visitor's last move was a blunder: the robot waits with its reply and offers to take
+    /// the move back.
+    TakeBackOffered,
     /// After the robot's move the board does not match what it should be (failed pick, dropped
     /// piece, a hand in the way).
     BoardMismatch,

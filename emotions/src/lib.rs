@@ -55,6 +55,8 @@
 //! | 2 | ...again within 60 s | surprised 1 | angry 1 | as above |
 //! | – | The arm made the robot's move | unchanged | unchanged | `robot_move` with the move, when `announce_moves` asks (always) |
 //! | – | The coach rated the visitor's move a mistake or a blunder, and the robot's move asked for no line | unchanged | unchanged | `advice` with what the move allows (always) |
+//! | – | The visitor asked for a hint (a long press) | unchanged | unchanged | `hint` with the hint, or that none is left (always) |
+//! | – | The coach rated the visitor's move a blunder and offers to take it back | unchanged | unchanged | `take_back` with what the move allows and how to take it back (always) |
 //! | – | The button pressed before any move | unchanged | unchanged | `illegal_move` with `no_move` (always) |
 //! | – | Captured pieces left on the board, a piece missing or extra, or the board disagrees after the arm moved | unchanged | unchanged | `fix_board`, with the reason where the visitor's press showed it (always) |
 //! | 3 | `surprise >= 0.25` (full at 0.5): the search did not foresee the value | surprised for 2 s, then the matching row below | same | see the line rules below |

@@ -200,6 +200,11 @@ impl Mind {
             }
             Input::BoardMismatch => self.say(Category::FixBoard, 1.0, None, now),
             Input::Advice => self.say(Category::Advice, 1.0, None, now),
+            Input::Hint => {
+                self.last_seen = now;
+                self.say(Category::Hint, 1.0, None, now)
+            }
+            Input::TakeBackOffered => self.say(Category::TakeBack, 1.0, None, now),
             Input::GameOver(outcome) => self.game_over(outcome, now),
         }
     }

@@ -311,6 +311,8 @@ impl Cooldowns {
             Category::IllegalMove
             | Category::RobotMove
             | Category::Advice
+            | Category::Hint
+            | Category::TakeBack
             | Category::MustCapture
             | Category::FixBoard
             | Category::Win

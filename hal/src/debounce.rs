@@ -199,7 +199,7 @@ mod tests {
             read.ok_or(crate::ErrorKind::Timeout)
         }
 
-        async fn next_press(&mut self) -> Result<crate::device::ButtonId, crate::ErrorKind> {
+        async fn next_press(&mut self) -> Result<crate::device::ButtonPress, crate::ErrorKind> {
             Err(crate::ErrorKind::Other)
         }
     }

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use speech::{Lesson, Utterance};
 use thiserror::Error;
 
-use crate::{Host, LogEvent, SearchReply};
+use crate::{Action, Host, LogEvent, SearchReply};
 
 /// A game this one-sided is decided: below it before the move (already lost) or above one
 /// minus it after the move (still won), a move is not rated, so a visitor who is far ahead or
@@ -34,16 +34,24 @@ pub struct CoachSettings {
     pub mistake: f32,
     /// The least drop that counts as a blunder.
     pub blunder: f32,
+    /// How many of a game's moves the visitor may ask a hint for (a long press of the
+    /// button); 0 turns hints off.
+    pub hints_per_game: u32,
+    /// Whether the robot offers to take a blunder back before it answers.
+    pub take_backs: bool,
 }
 
 impl Default for CoachSettings {
-    /// lichess's scale: 0.1, 0.2 and 0.3 of a game's expected score.
+    /// lichess's scale: 0.1, 0.2 and 0.3 of a game's expected score; three hints a game, as
+    /// many as a child needs to learn from and too few to play the game on them.
     fn default() -> CoachSettings {
         CoachSettings {
             enabled: true,
             inaccuracy: 0.1,
             mistake: 0.2,
             blunder: 0.3,
+            hints_per_game: 3,
+            take_backs: true,
         }
     }
 }
@@ -121,12 +129,28 @@ pub enum AdviceKind {
     Mistake,
     /// The move threw the game away, or much of it; said with what it allows.
     Blunder,
+    /// The visitor asked for a hint (a long press), and one step of it was given.
+    Hint,
+    /// The visitor took a blunder back, as the robot offered.
+    #[serde(rename = "takeback")]
+    TakeBack,
 }
 
 impl AdviceKind {
+    /// The name in the event log and the game's record.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            AdviceKind::Inaccuracy => "inaccuracy",
+            AdviceKind::Mistake => "mistake",
+            AdviceKind::Blunder => "blunder",
+            AdviceKind::Hint => "hint",
+            AdviceKind::TakeBack => "takeback",
+        }
+    }
+
     /// Whether the robot says it aloud: mistakes and blunders, not every small slip.
     pub fn is_said(self) -> bool {
-        matches!(self, AdviceKind::Mistake | AdviceKind::Blunder)
+        !matches!(self, AdviceKind::Inaccuracy | AdviceKind::TakeBack)
     }
 }
 
@@ -169,7 +193,7 @@ pub fn lesson(after: &Position, line: &[Move], better: Option<Move>) -> Option<L
 }
 
 /// The coach's rating of the visitor's last move.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Advice {
     pub(crate) kind: AdviceKind,
     visitor_move: Move,
@@ -179,14 +203,30 @@ pub(crate) struct Advice {
 }
 
 impl Advice {
+    /// The move rated.
+    pub(crate) fn visitor_move(&self) -> Move {
+        self.visitor_move
+    }
+
+    /// The visitor's expected score before the move.
+    pub(crate) fn expected_before(&self) -> f32 {
+        self.expected_before
+    }
+
+    /// The visitor's expected score after the move.
+    pub(crate) fn expected_after(&self) -> f32 {
+        self.expected_after
+    }
+
     /// The rating as a note on the visitor's move (ply `ply`) in the game's record, with the
     /// lesson `text`.
     pub(crate) fn note(&self, ply: usize, text: &str) -> rules::pdn::MoveNote {
-        let (mark, word) = match self.kind {
-            AdviceKind::Inaccuracy => (None, "inaccuracy"),
-            AdviceKind::Mistake => (Some(rules::pdn::MoveMark::Mistake), "mistake"),
-            AdviceKind::Blunder => (Some(rules::pdn::MoveMark::Blunder), "blunder"),
+        let mark = match self.kind {
+            AdviceKind::Mistake => Some(rules::pdn::MoveMark::Mistake),
+            AdviceKind::Blunder => Some(rules::pdn::MoveMark::Blunder),
+            AdviceKind::Inaccuracy | AdviceKind::Hint | AdviceKind::TakeBack => None,
         };
+        let word = self.kind.as_str();
         let scores = format!(
             "{word}: the visitor's expected score {:.2} -> {:.2}",
             self.expected_before, self.expected_after
@@ -206,8 +246,9 @@ impl Advice {
 
 impl Host {
     /// How much the visitor's last move cost them, before the robot answers it with `reply`:
-    /// `None` when the coach is off, the robot moved last (no visitor move to rate), there was
-    /// no earlier search to compare with, or the move cost little.
+    /// `None` when the coach is off (at a forgiving level: unless it is a blunder, to offer a
+    /// take-back), the robot moved last (no visitor move to rate), there was no earlier search
+    /// to compare with, or the move cost little.
     pub(crate) fn advice(&self, reply: &SearchReply) -> Option<Advice> {
         let prediction = self.prediction?;
         let positions = self.game.positions();
@@ -217,7 +258,13 @@ impl Host {
             return None;
         }
         let (expected_before, expected_after) = (1.0 - prediction.v, 1.0 - reply.v);
-        let kind = self.coach.rate(expected_before, expected_after)?;
+        let coach = CoachSettings {
+            enabled: self.coach.enabled || self.forgiving,
+            ..self.coach
+        };
+        let kind = coach
+            .rate(expected_before, expected_after)
+            .filter(|&kind| self.coach.enabled || kind == AdviceKind::Blunder)?;
         let better = prediction
             .reply
             .filter(|expected| *expected != visitor_move);
@@ -228,6 +275,22 @@ impl Host {
             expected_after,
             lesson: lesson(self.game.position(), &reply.pv, better),
         })
+    }
+
+    /// Logs `advice` about the visitor's move at `ply` and notes it in the game's record;
+    /// returns its lesson in words.
+    pub(crate) fn log_advice(
+        &mut self,
+        advice: &Advice,
+        ply: usize,
+        out: &mut Vec<Action>,
+    ) -> Option<Utterance> {
+        let (explanation, event) = self.advice_event(advice);
+        if let LogEvent::Advice { text, .. } = &event {
+            self.add_note(advice.note(ply, text));
+        }
+        out.push(Action::Log(event));
+        explanation
     }
 
     /// The lesson of `advice` in words, and its `advice` event.

@@ -12,11 +12,11 @@ use super::{
 };
 use crate::coach::lesson;
 
-fn russian(text: &str) -> Position {
+pub(crate) fn russian(text: &str) -> Position {
     fen::parse(Variant::Russian, text).unwrap()
 }
 
-fn mv(position: &Position, text: &str) -> Move {
+pub(crate) fn mv(position: &Position, text: &str) -> Move {
     notation::parse_move(position, text).unwrap()
 }
 
@@ -120,7 +120,7 @@ fn a_line_that_crowns_teaches_the_kings_square_and_else_the_better_move() {
     assert_eq!(lesson(&after, &[quiet], None), None);
 }
 
-fn reply(mv: Move, v: f32) -> SearchReply {
+pub(crate) fn reply(mv: Move, v: f32) -> SearchReply {
     SearchReply {
         mv,
         v,
@@ -130,12 +130,18 @@ fn reply(mv: Move, v: f32) -> SearchReply {
 }
 
 /// A game where White (the visitor) plays g1-h2, the robot h8-g7 at even chances, and then
-/// the visitor blunders c3-d4 into the double capture e5:c3:a5: what the host does when the
-/// robot's search finds it.
-fn after_the_blunder(language: Language) -> (Host, Vec<Action>) {
+/// the visitor blunders c3-d4 into the double capture e5:c3:a5: what the host, coaching with
+/// `coach` (at a `forgiving` level or not), does when the robot's search finds it.
+pub(crate) fn after_the_blunder_with(
+    language: Language,
+    coach: CoachSettings,
+    forgiving: bool,
+) -> (Host, Vec<Action>) {
     let start = russian("W:Wc3,b4,g1:Be5,h8");
     let mut host = Host::at_visitors_turn(start, Color::Black, Mind::new(Settings::default(), 1));
     host.set_language(language);
+    host.set_coach(coach);
+    host.set_forgiving(forgiving);
     let mut t = 0;
     let mut press = |host: &mut Host, text: &str| {
         let position = *host.game().position();
@@ -153,6 +159,15 @@ fn after_the_blunder(language: Language) -> (Host, Vec<Action>) {
     let capture = mv(&position, "e5:c3:a5");
     let actions = host.handle(Event::SearchDone(reply(capture, 0.95)), Millis(6_000));
     (host, actions)
+}
+
+/// The blunder above with a coach that offers no take-back: the robot answers at once.
+fn after_the_blunder(language: Language) -> (Host, Vec<Action>) {
+    let coach = CoachSettings {
+        take_backs: false,
+        ..CoachSettings::default()
+    };
+    after_the_blunder_with(language, coach, false)
 }
 
 #[test]

@@ -12,6 +12,9 @@
 mod coach;
 #[cfg(test)]
 mod coach_tests;
+mod hint;
+#[cfg(test)]
+mod hint_tests;
 mod lights;
 #[cfg(test)]
 mod lights_tests;
@@ -21,6 +24,9 @@ mod operator;
 mod operator_tests;
 mod record;
 mod snapshot;
+mod take_back;
+#[cfg(test)]
+mod take_back_tests;
 #[cfg(test)]
 mod tests;
 
@@ -55,6 +61,13 @@ pub enum Event {
     Scan(Bitboard),
     /// The visitor pressed the button; the stable scan taken then.
     Button(Bitboard),
+    /// The visitor held the button down; the stable scan taken then. It asks for a hint while
+    /// the board still shows the position (the visitor has not moved yet); otherwise it is a
+    /// press like any other, so a child who holds the button to confirm a move is not
+    /// misunderstood.
+    LongPress(Bitboard),
+    /// The search for a hint finished: its `v` is the visitor's win probability.
+    HintDone(SearchReply),
     /// The search finished.
     SearchDone(SearchReply),
     /// The arm finished the robot's move; the stable scan taken then.
@@ -72,6 +85,9 @@ pub enum Waiting {
     VisitorMove,
     /// This occupancy (the robot's move done right) and a button press.
     BoardFix(Bitboard),
+    /// The board as it was before the visitor's last move: the robot offers to take that move
+    /// back (a blunder). A press with the board as it is goes on instead.
+    TakeBack(Bitboard),
     /// Its own search or arm.
     Robot,
     /// Nothing: the operator paused the game (presses are ignored until it goes on).
@@ -127,6 +143,15 @@ pub enum Action {
     /// Take a stable scan and send it back as [`Event::ArmDone`]: after a restart, to learn
     /// whether the arm finished the robot's move.
     VerifyBoard,
+    /// Search `position` for the visitor's best move and send back [`Event::HintDone`]. It
+    /// gives way to the robot's own search: a [`Action::Search`] that comes meanwhile stops
+    /// it, and no reply comes.
+    Hint {
+        /// The position, the visitor to move.
+        position: Position,
+        /// Earlier positions of the game, oldest first (for repetitions).
+        history: Vec<Position>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -146,6 +171,9 @@ enum State {
     /// The operator changed the game (took a move back, chose between ambiguous moves): waiting
     /// until the board shows `target`, then whoever is to move goes on.
     Rearranging { target: Bitboard },
+    /// The visitor's last move was a blunder: the robot holds its `reply` and offers to take
+    /// the move back (see `take_back.rs`).
+    OfferingTakeBack(Box<take_back::Offer>),
 }
 
 /// What the last search expected to happen next.
@@ -186,8 +214,15 @@ pub struct Host {
     last_scan: Option<Bitboard>,
     /// How the coach rates the visitor's moves.
     coach: CoachSettings,
+    /// Whether the level is as forgiving as levels 1-2, where a blunder may be taken back
+    /// even with the coach off.
+    forgiving: bool,
     /// The notes on this game's moves for its record.
     notes: Vec<rules::pdn::MoveNote>,
+    /// The hints given in this game, and the one asked for at the visitor's turn now.
+    hints: hint::Hints,
+    /// What was taken back in this game and is still to be noted in its record.
+    taken_back: take_back::TakenBack,
 }
 
 impl Host {
@@ -212,13 +247,22 @@ impl Host {
             lighting: BoardLighting::DARK,
             last_scan: None,
             coach: CoachSettings::default(),
+            forgiving: false,
             notes: Vec::new(),
+            hints: hint::Hints::default(),
+            taken_back: take_back::TakenBack::default(),
         }
     }
 
     /// Sets how the coach rates the visitor's moves, from the next move on.
     pub fn set_coach(&mut self, coach: CoachSettings) {
         self.coach = coach;
+    }
+
+    /// Says whether the robot plays at a forgiving level (1-2), where a blunder may be taken
+    /// back even with the coach off.
+    pub fn set_forgiving(&mut self, forgiving: bool) {
+        self.forgiving = forgiving;
     }
 
     /// Sets the language of explanations and messages, at once (a reload changes it).
@@ -282,6 +326,7 @@ impl Host {
                 Waiting::BoardFix(recognition::outcome(&before, &mv))
             }
             State::Rearranging { target } => Waiting::BoardFix(target),
+            State::OfferingTakeBack(ref offer) => Waiting::TakeBack(offer.board_before()),
             State::RobotThinking | State::RobotMoving { .. } | State::Resuming { .. } => {
                 Waiting::Robot
             }
@@ -301,12 +346,22 @@ impl Host {
                     }
                     return out;
                 }
-                Event::Scan(_) | Event::Button(_) => return out,
+                // A hint found while paused is not given; the visitor may ask again.
+                Event::HintDone(_) => {
+                    self.hints.forget_search();
+                    return out;
+                }
+                Event::Scan(_) | Event::Button(_) | Event::LongPress(_) => return out,
             }
         }
-        if let Event::Button(scan) | Event::ArmDone(scan) = event {
+        if let Event::Button(scan) | Event::ArmDone(scan) | Event::LongPress(scan) = event {
             self.last_scan = Some(scan & self.variant.geometry().all());
         }
+        // A long press is a hint asked for only at the visitor's turn, on an untouched board.
+        let event = match event {
+            Event::LongPress(scan) if !self.asks_for_hint(scan) => Event::Button(scan),
+            event => event,
+        };
         match (&self.state, event) {
             (_, Event::Tick) => self.feel(Input::Tick, now, &mut out),
             (State::WaitingForSetup, Event::Scan(scan) | Event::Button(scan)) => {
@@ -316,6 +371,16 @@ impl Host {
                 }
             }
             (State::VisitorTurn, Event::Button(scan)) => self.visitor_pressed(scan, now, &mut out),
+            (State::VisitorTurn, Event::LongPress(_)) => self.hint_asked(now, &mut out),
+            (State::VisitorTurn, Event::HintDone(reply)) => self.hint_found(&reply, now, &mut out),
+            (State::OfferingTakeBack(offer), Event::Button(scan)) => {
+                let offer = offer.clone();
+                self.offer_answered(&offer, scan, now, &mut out);
+            }
+            (State::OfferingTakeBack(offer), Event::Scan(scan)) => {
+                let offer = offer.clone();
+                self.offer_scanned(&offer, scan, now, &mut out);
+            }
             (State::Rearranging { target }, Event::Button(scan)) => {
                 let target = *target;
                 self.rearranged(target, scan, now, &mut out);
@@ -344,6 +409,7 @@ impl Host {
                 self.arm_done(&before, &mv, scan, now, &mut out);
             }
             // Presses while the robot thinks or moves, and stale replies, change nothing.
+            (_, Event::HintDone(_)) => self.hints.forget_search(),
             _ => {}
         }
         out
@@ -360,6 +426,8 @@ impl Host {
         self.game = Game::new(self.variant);
         self.prediction = None;
         self.notes.clear();
+        self.hints = hint::Hints::default();
+        self.taken_back = take_back::TakenBack::default();
         self.set_lights(BoardLighting::DARK, out);
         out.push(Action::Log(LogEvent::GameStarted {
             variant: self.variant,
@@ -388,6 +456,8 @@ impl Host {
             Recognition::Move(mv) => {
                 self.set_lights(BoardLighting::DARK, out);
                 self.game.play(&mv).expect("recognised moves are legal");
+                // A hint still being searched for is not given now; it does not count.
+                self.hints.forget_search();
                 out.push(Action::Log(LogEvent::VisitorMove {
                     mv: notation::move_text(self.variant, &mv),
                 }));
@@ -467,8 +537,25 @@ impl Host {
             self.think(now, out);
             return;
         }
-        let visitor_reply = self.game.moves().last().copied();
         let advice = self.advice(reply);
+        if let Some(advice) = advice.filter(|advice| self.offers_take_back(advice)) {
+            self.offer_take_back(reply, advice, now, out);
+            return;
+        }
+        self.play_reply(reply, advice, now, out);
+    }
+
+    /// Plays the robot's `reply`, and says the coach's `advice` about the visitor's move before
+    /// it, if any.
+    fn play_reply(
+        &mut self,
+        reply: &SearchReply,
+        advice: Option<coach::Advice>,
+        now: Millis,
+        out: &mut Vec<Action>,
+    ) {
+        let before = *self.game.position();
+        let visitor_reply = self.game.moves().last().copied();
         let evaluation = Evaluation {
             v: reply.v,
             v_pred: self.prediction.map(|p| p.v),
@@ -495,13 +582,8 @@ impl Host {
         }));
         // What the coach says follows the line the robot's move brings, or a line of its own.
         let lesson = advice.and_then(|advice| {
-            let (explanation, event) = self.advice_event(&advice);
-            if let LogEvent::Advice { text, .. } = &event {
-                self.notes
-                    .push(advice.note(self.game.moves().len() - 2, text));
-            }
-            out.push(Action::Log(event));
-            explanation.filter(|_| advice.kind.is_said())
+            self.log_advice(&advice, self.game.moves().len() - 2, out)
+                .filter(|_| advice.kind.is_said())
         });
         let said = self.feel_explaining(Input::RobotMove(evaluation), || lesson.clone(), now, out);
         if let Some(lesson) = lesson.filter(|_| !said) {
@@ -581,6 +663,7 @@ impl Host {
         self.state = State::WaitingForSetup;
         self.paused = false;
         self.held_reply = None;
+        self.hints = hint::Hints::default();
         self.ambiguous.clear();
         self.begin_next_game_settings();
     }
@@ -592,7 +675,14 @@ impl Host {
             moves: self.game.moves().to_vec(),
             robot: self.robot,
             result: result.to_owned(),
-            notes: self.notes.clone(),
+            notes: {
+                // What was taken back comes first in a move's comment, then its rating.
+                let mut notes = self.taken_back.notes();
+                for note in &self.notes {
+                    record::merge_note(&mut notes, note.clone());
+                }
+                notes
+            },
         }
     }
 
@@ -600,7 +690,10 @@ impl Host {
     pub fn snapshot(&self) -> Option<Snapshot> {
         let arm_pending = match self.state {
             State::WaitingForSetup => return None,
-            State::VisitorTurn | State::RobotThinking | State::Rearranging { .. } => false,
+            State::VisitorTurn
+            | State::RobotThinking
+            | State::Rearranging { .. }
+            | State::OfferingTakeBack(_) => false,
             State::RobotMoving { .. } | State::FixingBoard { .. } | State::Resuming { .. } => true,
         };
         Some(Snapshot {
@@ -696,6 +789,11 @@ impl Host {
         };
         self.end_game(result, &outcome.reason.to_string(), feeling, now, out);
         true
+    }
+
+    /// Adds a note on a move to the game's record, joined with one already there.
+    fn add_note(&mut self, note: rules::pdn::MoveNote) {
+        record::merge_note(&mut self.notes, note);
     }
 
     fn feel(&mut self, input: Input, now: Millis, out: &mut Vec<Action>) {

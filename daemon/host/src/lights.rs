@@ -1,5 +1,5 @@
 //! What the lights under the board should show the visitor: which squares to clear and to fill
-//! while the board is wrong, and the robot's last move until the visitor starts theirs.
+//! while the board is wrong, the robot's last move or a hint until the visitor starts theirs.
 //!
 //! The host decides by purpose; the colour and the mode of each purpose are fixed here, once,
 //! so the board, the event log, the operator page and the terminal view all show the same.
@@ -20,6 +20,8 @@ pub enum LightColour {
     Red,
     /// The robot's move.
     Blue,
+    /// A hint: the piece to move, and then where to.
+    White,
 }
 
 impl LightColour {
@@ -29,6 +31,7 @@ impl LightColour {
             LightColour::Green => "green",
             LightColour::Red => "red",
             LightColour::Blue => "blue",
+            LightColour::White => "white",
         }
     }
 }
@@ -73,6 +76,8 @@ pub struct BoardLighting {
     pub fill: Bitboard,
     /// The robot's last move, from and to: blue, steady.
     pub robot_move: Bitboard,
+    /// A hint's squares, the piece to move and then where to: white, blinking.
+    pub hint: Bitboard,
 }
 
 impl BoardLighting {
@@ -81,6 +86,7 @@ impl BoardLighting {
         clear: Bitboard::EMPTY,
         fill: Bitboard::EMPTY,
         robot_move: Bitboard::EMPTY,
+        hint: Bitboard::EMPTY,
     };
 
     /// The squares to fix: clear the pieces on `clear`, put pieces on `fill`.
@@ -88,7 +94,15 @@ impl BoardLighting {
         BoardLighting {
             clear,
             fill: fill - clear,
-            robot_move: Bitboard::EMPTY,
+            ..BoardLighting::DARK
+        }
+    }
+
+    /// A hint: the piece to move, or its start and end.
+    pub fn hint(squares: Bitboard) -> BoardLighting {
+        BoardLighting {
+            hint: squares,
+            ..BoardLighting::DARK
         }
     }
 
@@ -102,7 +116,7 @@ impl BoardLighting {
 
     /// Whether every light is off.
     pub fn is_dark(&self) -> bool {
-        (self.clear | self.fill | self.robot_move).is_empty()
+        (self.clear | self.fill | self.robot_move | self.hint).is_empty()
     }
 
     /// Whether the lights ask the visitor to fix the board.
@@ -111,15 +125,17 @@ impl BoardLighting {
     }
 
     /// Every lit square with its colour and mode, in square order. A square is lit for one
-    /// purpose only; asking to fix it outranks showing the robot's move.
+    /// purpose only; asking to fix it outranks a hint, and a hint the robot's move.
     pub fn lit(&self) -> Vec<SquareLight> {
-        (self.clear | self.fill | self.robot_move)
+        (self.clear | self.fill | self.robot_move | self.hint)
             .into_iter()
             .map(|square| {
                 let (colour, mode) = if self.clear.contains(square) {
                     (LightColour::Red, LightMode::Blinking)
                 } else if self.fill.contains(square) {
                     (LightColour::Green, LightMode::Blinking)
+                } else if self.hint.contains(square) {
+                    (LightColour::White, LightMode::Blinking)
                 } else {
                     (LightColour::Blue, LightMode::On)
                 };
@@ -140,15 +156,18 @@ impl Host {
     }
 
     /// Whether the host wants [`Event::Scan`]s now, beyond setup: while its lights follow the
-    /// board (a fix asked for, the robot's move shown until the visitor starts theirs). A
-    /// board without lights need not be read for them.
+    /// board (a fix asked for, the robot's move or a hint shown until the visitor starts
+    /// theirs, a take-back on offer). A board without lights need not be read for them, except
+    /// that a take-back on offer is noticed by reading the board (see [`crate::Waiting::TakeBack`]).
     pub fn wants_board_scans(&self) -> bool {
         if self.paused {
             return false;
         }
         match self.state {
             State::VisitorTurn => !self.lighting.is_dark(),
-            State::FixingBoard { .. } | State::Rearranging { .. } => true,
+            State::FixingBoard { .. } | State::Rearranging { .. } | State::OfferingTakeBack(_) => {
+                true
+            }
             _ => false,
         }
     }

@@ -6,7 +6,7 @@ use emotions::{AnnounceMoves, Attitude, Category, Emotion, Language};
 use rules::{Color, Variant, notation};
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::coach::AdviceKind;
+use crate::coach::{AdviceKind, CoachSettings};
 use crate::lights::{BoardLighting, LightColour, LightMode};
 
 /// What a fault or a reconnection concerns, so counters and the operator can tell a loose USB
@@ -73,6 +73,14 @@ pub enum LogEvent {
     /// The visitor pressed the button, and the robot reads the board (the start of the
     /// robot's response time).
     ButtonPressed,
+    /// The visitor held the button down (a hint asked for at their turn), and the robot reads
+    /// the board.
+    ButtonHeld,
+    /// The visitor asked for a hint, and the game's hints are used up.
+    NoHintsLeft {
+        /// The limit, `coach.hints_per_game`.
+        hints_per_game: u32,
+    },
     /// The robot's search started.
     RobotThinking,
     /// The robot chose its move.
@@ -158,6 +166,8 @@ pub enum LogEvent {
         volume: f32,
         /// `emotions.announce_moves` (`friendly`, `always`, `never`).
         announce_moves: AnnounceMoves,
+        /// The `[coach]` section.
+        coach: CoachSettings,
     },
     /// The operator acted from the operator page (the events it causes follow).
     Operator {
@@ -309,8 +319,14 @@ mod tests {
             language: Language::Ukrainian,
             volume: 1.0,
             announce_moves: AnnounceMoves::Never,
+            coach: CoachSettings {
+                hints_per_game: 1,
+                ..CoachSettings::default()
+            },
         };
         assert_eq!(json(&reloaded)["attitude"], "rival");
+        assert_eq!(json(&reloaded)["coach"]["hints_per_game"], 1);
+        assert_eq!(json(&reloaded)["coach"]["take_backs"], true);
         assert_eq!(json(&reloaded)["announce_moves"], "never");
         assert_eq!(json(&reloaded)["language"], "uk");
         for (action, name) in [

@@ -150,6 +150,7 @@ impl Host {
         self.prediction = None;
         let plies = self.game.moves().len();
         self.notes.retain(|note| note.ply < plies);
+        self.taken_back.truncate(plies);
         self.ambiguous.clear();
         let target = self.game.position().occupied();
         self.state = State::Rearranging { target };

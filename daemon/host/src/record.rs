@@ -15,7 +15,8 @@ pub struct GameRecord {
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` for a game stopped before its end.
     pub result: String,
     /// What the robot noted on the moves: its win probability after each of its own, and the
-    /// coach's rating of the visitor's (`?` for a mistake, `??` for a blunder).
+    /// coach's rating of the visitor's (`?` for a mistake, `??` for a blunder), and what was
+    /// taken back before a move.
     pub notes: Vec<MoveNote>,
 }
 
@@ -40,5 +41,20 @@ impl GameRecord {
         ];
         tags.extend_from_slice(extra);
         rules::pdn::write_annotated(&game, &tags, &self.notes)
+    }
+}
+
+/// Adds `note` to `notes`, joined with the note already on its move: the marks keep the newer
+/// one, the comments follow each other.
+pub(crate) fn merge_note(notes: &mut Vec<MoveNote>, note: MoveNote) {
+    match notes.iter_mut().find(|old| old.ply == note.ply) {
+        Some(old) => {
+            old.mark = note.mark.or(old.mark);
+            old.comment = match (old.comment.take(), note.comment) {
+                (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+                (a, b) => a.or(b),
+            };
+        }
+        None => notes.push(note),
     }
 }

@@ -31,6 +31,11 @@ use search::{Limits, Searcher};
 use crate::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, VARIETY_MARGIN, level};
 use crate::rng::SplitMix;
 
+/// The nodes a hint's search may visit: about a tenth of a second on the robot's computer,
+/// deep enough for the tactics a visitor asks about, and a fixed count, so a hint replays
+/// exactly.
+pub const HINT_NODES: u64 = 300_000;
+
 /// The robot's choice of move.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Thought {
@@ -187,6 +192,36 @@ impl Brain {
             Some(thought) => thought,
             None => self.alpha_beta(position, history, stop, &moves),
         })
+    }
+
+    /// The best move for the side to move, whatever the level: a hint for the visitor. Searched
+    /// with alpha-beta as far as [`HINT_NODES`] (or `stop`) allows, since a hint at the weak
+    /// levels must still be good. The `v` is the mover's win probability from the score, not
+    /// calibrated by a level's map. `None` only when the position has no legal move.
+    pub fn hint(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        stop: &AtomicBool,
+    ) -> Option<Thought> {
+        let limits = Limits {
+            depth: 64,
+            nodes: HINT_NODES,
+        };
+        let result = self.searcher.search(position, history, limits, stop);
+        let mv = result.best?;
+        Some(Thought {
+            mv,
+            v: result.win_probability,
+            raw_v: result.win_probability,
+            pv: result.pv,
+            playouts_or_nodes: result.nodes,
+        })
+    }
+
+    /// The level it plays at, 1-5.
+    pub fn level(&self) -> u8 {
+        self.level.number
     }
 
     /// What plays now, for logs and `checkerbot doctor`.

@@ -303,6 +303,9 @@ struct Settings {
     language: Option<sounds::Language>,
     volume: Option<f32>,
     announce_moves: Option<emotions::AnnounceMoves>,
+    coach_enabled: Option<bool>,
+    hints_per_game: Option<u32>,
+    take_backs: Option<bool>,
     #[serde(default)]
     save: bool,
 }
@@ -324,6 +327,9 @@ async fn settings(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes)
         language: request.language,
         volume: request.volume,
         announce_moves: request.announce_moves,
+        coach_enabled: request.coach_enabled,
+        hints_per_game: request.hints_per_game,
+        take_backs: request.take_backs,
     };
     // Values out of range are the request's fault, whatever the robot runs with now.
     let problems = adjustment

@@ -170,6 +170,9 @@ function render(state) {
     form.language.value = state.settings.language;
     form.volume.value = String(state.settings.volume);
     form.announce_moves.value = state.settings.announce_moves;
+    form.coach_enabled.checked = state.settings.coach_enabled;
+    form.hints_per_game.value = String(state.settings.hints_per_game);
+    form.take_backs.checked = state.settings.take_backs;
     $("volume-out").textContent = `${Math.round(state.settings.volume * 100)}%`;
   }
 }
@@ -206,6 +209,8 @@ $("settings-form").addEventListener("submit", (event) => {
   act("settings", {
     level: Number(form.level.value), attitude: form.attitude.value, language: form.language.value,
     volume: Number(form.volume.value), announce_moves: form.announce_moves.value,
+    coach_enabled: form.coach_enabled.checked, hints_per_game: Number(form.hints_per_game.value),
+    take_backs: form.take_backs.checked,
     save: form.save.checked,
   });
   form.querySelector("button").focus();

@@ -118,7 +118,7 @@ pub struct SquareView {
 /// A lit square's light, as the last `board_lights` event set it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct LightView {
-    /// `green` (fill it), `red` (clear it) or `blue` (the robot's move).
+    /// `green` (fill it), `red` (clear it), `blue` (the robot's move) or `white` (a hint).
     pub colour: host::LightColour,
     /// `on` or `blinking`.
     pub mode: host::LightMode,
@@ -249,6 +249,12 @@ pub struct SettingsView {
     pub volume: f32,
     /// `emotions.announce_moves`.
     pub announce_moves: &'static str,
+    /// `coach.enabled`.
+    pub coach_enabled: bool,
+    /// `coach.hints_per_game`.
+    pub hints_per_game: u32,
+    /// `coach.take_backs`.
+    pub take_backs: bool,
 }
 
 impl SettingsView {
@@ -260,6 +266,9 @@ impl SettingsView {
             language: settings.sounds.language.code().to_owned(),
             volume: settings.sounds.volume,
             announce_moves: settings.emotions.announce_moves.as_str(),
+            coach_enabled: settings.coach.enabled,
+            hints_per_game: settings.coach.hints_per_game,
+            take_backs: settings.coach.take_backs,
         }
     }
 }
@@ -434,29 +443,13 @@ impl PageStateTracker {
             }
             LogEvent::ArmDone => self.state.devices.arm = DeviceState::ok(),
             LogEvent::BoardLights { lights } => self.lights.clone_from(lights),
-            // The coach's mistakes and blunders, with what they allow.
-            LogEvent::Advice { kind, mv, text, .. } if kind.is_said() => {
-                let rating = match kind {
-                    host::AdviceKind::Blunder => "Blunder",
-                    _ => "Mistake",
-                };
-                self.problem(t, "advice", &format!("{rating} {mv}: {text}"));
-            }
+            // The coach's mistakes and blunders with what they allow, its hints, and the moves
+            // taken back.
+            LogEvent::Advice { kind, mv, text, .. } => self.advice(t, *kind, mv, text),
             LogEvent::VisitorMove { .. } => self.state.devices.board = DeviceState::ok(),
             LogEvent::VisitorMistake { message, .. } => self.problem(t, "mistake", message),
             LogEvent::BoardMismatch { missing, extra } => {
-                let mut text = Vec::new();
-                if !extra.is_empty() {
-                    text.push(format!("a piece stands on {}", extra.join(", ")));
-                }
-                if !missing.is_empty() {
-                    text.push(format!("no piece on {}", missing.join(", ")));
-                }
-                self.problem(
-                    t,
-                    "mismatch",
-                    &format!("Board differs: {}", text.join("; ")),
-                );
+                self.problem(t, "mismatch", &mismatch_text(missing, extra));
             }
             LogEvent::Fault { device, message } => {
                 self.problem(t, "fault", &format!("{}: {message}", device.as_str()));
@@ -483,6 +476,7 @@ impl PageStateTracker {
                 language,
                 volume,
                 announce_moves,
+                coach,
             } => {
                 self.state.settings = SettingsView {
                     level: *level,
@@ -490,18 +484,38 @@ impl PageStateTracker {
                     language: language.code().to_owned(),
                     volume: *volume,
                     announce_moves: announce_moves.as_str(),
+                    coach_enabled: coach.enabled,
+                    hints_per_game: coach.hints_per_game,
+                    take_backs: coach.take_backs,
                 };
             }
             LogEvent::GameOver { result, reason, .. } => {
                 self.state.game.result = Some(result.clone());
                 self.state.game.reason = Some(reason.clone());
             }
-            // Shown through the moves, the face and the status line; inaccuracies only logged.
+            LogEvent::NoHintsLeft { hints_per_game } => self.problem(
+                t,
+                "advice",
+                &format!("No hint left: the visitor had all {hints_per_game} of this game"),
+            ),
+            // Shown through the moves, the face and the status line.
             LogEvent::ButtonPressed
+            | LogEvent::ButtonHeld
             | LogEvent::Operator { .. }
-            | LogEvent::Expression { .. }
-            | LogEvent::Advice { .. } => {}
+            | LogEvent::Expression { .. } => {}
         }
+    }
+
+    /// The coach's advice in the page's list; inaccuracies are only logged.
+    fn advice(&mut self, t: u64, kind: host::AdviceKind, mv: &str, text: &str) {
+        let said = match kind {
+            host::AdviceKind::Inaccuracy => return,
+            host::AdviceKind::Mistake => format!("Mistake {mv}: {text}"),
+            host::AdviceKind::Blunder => format!("Blunder {mv}: {text}"),
+            host::AdviceKind::Hint => format!("Hint {mv}: {text}"),
+            host::AdviceKind::TakeBack => format!("Taken back: {mv}"),
+        };
+        self.problem(t, "advice", &said);
     }
 
     fn problem(&mut self, t: u64, kind: &'static str, text: &str) {
@@ -522,6 +536,7 @@ impl PageStateTracker {
             Waiting::Setup => "setup",
             Waiting::VisitorMove => "visitor",
             Waiting::BoardFix(_) => "board_fix",
+            Waiting::TakeBack(_) => "take_back",
             Waiting::Robot => "robot",
             Waiting::Paused => "paused",
         };
@@ -546,11 +561,26 @@ impl PageStateTracker {
                 format!("Visitor ({color}) to move, then press the button")
             }
             Waiting::BoardFix(_) => "Put the board right, then press the button".to_owned(),
+            Waiting::TakeBack(_) => {
+                "Take-back offered: put the pieces back, or press the button to go on".to_owned()
+            }
             Waiting::Robot if self.arm_moving => "The robot's arm is moving".to_owned(),
             Waiting::Robot => "The robot is thinking".to_owned(),
             Waiting::Paused => "Paused".to_owned(),
         }
     }
+}
+
+/// What differs on the board: "Board differs: a piece stands on e5; no piece on c3".
+fn mismatch_text(missing: &[String], extra: &[String]) -> String {
+    let mut text = Vec::new();
+    if !extra.is_empty() {
+        text.push(format!("a piece stands on {}", extra.join(", ")));
+    }
+    if !missing.is_empty() {
+        text.push(format!("no piece on {}", missing.join(", ")));
+    }
+    format!("Board differs: {}", text.join("; "))
 }
 
 /// The last moves of the host's game, with who made each.

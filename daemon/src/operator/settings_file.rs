@@ -9,8 +9,9 @@ use toml_edit::{DocumentMut, Item, Table, value};
 
 use crate::state::write_atomically;
 
-/// Sets `play.level`, `emotions.attitude`, `emotions.announce_moves`, `sounds.language` and
-/// `sounds.volume` in the file at `path` to those of `settings`.
+/// Sets `play.level`, `emotions.attitude`, `emotions.announce_moves`, `sounds.language`,
+/// `sounds.volume`, `coach.enabled`, `coach.hints_per_game` and `coach.take_backs` in the file
+/// at `path` to those of `settings`.
 pub fn write_back(path: &Path, settings: &checkerbot_config::Settings) -> anyhow::Result<()> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
@@ -48,6 +49,19 @@ fn edit(text: &str, settings: &checkerbot_config::Settings) -> anyhow::Result<St
         value(settings.sounds.language.code()),
     )?;
     set(&mut doc, "sounds", "volume", value(volume))?;
+    set(&mut doc, "coach", "enabled", value(settings.coach.enabled))?;
+    set(
+        &mut doc,
+        "coach",
+        "hints_per_game",
+        value(i64::from(settings.coach.hints_per_game)),
+    )?;
+    set(
+        &mut doc,
+        "coach",
+        "take_backs",
+        value(settings.coach.take_backs),
+    )?;
     Ok(doc.to_string())
 }
 
@@ -85,6 +99,8 @@ mod tests {
         settings.sounds.volume = 0.7;
         settings.emotions.attitude = emotions::Attitude::Rival;
         settings.emotions.announce_moves = emotions::AnnounceMoves::Always;
+        settings.coach.hints_per_game = 1;
+        settings.coach.take_backs = false;
         let edited = edit(text, &settings).unwrap();
         assert!(edited.starts_with("# my robot\n[play]\n# gentle for the kids\nlevel = 4 # keep low\nmove_time_ms = 900\n"), "{edited}");
         assert!(edited.contains("baud = 57600"), "{edited}");
@@ -98,6 +114,7 @@ mod tests {
         write_back(&path, &settings).unwrap();
         let loaded = checkerbot_config::load_with_env(Some(&path), []).unwrap();
         assert_eq!(loaded.play.level, 4);
+        assert_eq!(loaded.coach, settings.coach);
         assert_eq!(
             loaded.emotions.announce_moves,
             emotions::AnnounceMoves::Always

@@ -184,13 +184,17 @@ async fn each_control_action_reaches_the_robot_as_its_command() {
         (
             "/api/settings",
             r#"{"level": 2, "attitude": "rival", "language": "uk", "volume": 0.5,
-                "announce_moves": "always"}"#,
+                "announce_moves": "always", "coach_enabled": false, "hints_per_game": 5,
+                "take_backs": false}"#,
             OperatorCommand::Adjust(Adjustment {
                 level: Some(2),
                 attitude: Some(emotions::Attitude::Rival),
                 language: Some(sounds::Language::Ukrainian),
                 volume: Some(0.5),
                 announce_moves: Some(emotions::AnnounceMoves::Always),
+                coach_enabled: Some(false),
+                hints_per_game: Some(5),
+                take_backs: Some(false),
             }),
         ),
     ];

@@ -1,7 +1,7 @@
 //! From the host's lighting to what the controller shows: one light per sensor, numbered like
 //! a scan.
 //!
-//! The host decides by purpose (clear, fill, the robot's move) with a colour and a mode for
+//! The host decides by purpose (clear, fill, the robot's move, a hint) with a colour and a mode for
 //! each; this is only the change of numbering and types, because `hal` knows no squares of
 //! the engine and the host knows no device.
 
@@ -34,6 +34,7 @@ pub fn square_lights(geometry: &Geometry, lighting: &BoardLighting) -> SquareLig
             host::LightColour::Green => LightColour::Green,
             host::LightColour::Red => LightColour::Red,
             host::LightColour::Blue => LightColour::Blue,
+            host::LightColour::White => LightColour::White,
         };
         lights
             .set(geometry.index(lit.square), Light::new(mode, colour))

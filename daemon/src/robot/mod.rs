@@ -22,12 +22,14 @@ mod thinking;
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::Context as _;
 use emotions::Millis;
 use hal::debounce::{DebounceConfig, DebounceError, stable_scan};
-use hal::device::{BoardLights, BoardSensor, ButtonId, Face};
+use hal::device::{BoardLights, BoardSensor, ButtonId, ButtonPress, Face, PressKind};
 use hal::{Error as _, ErrorKind};
 use rules::{Color, Position, notation};
 use sounds::Voice;
@@ -46,6 +48,7 @@ pub use piece_mover::PieceMover;
 pub use planned_arm::{ARM_RECONNECT_PATIENCE, PlannedArm, ReopenArm};
 use player::Brain;
 pub use startup::{Startup, start_or_resume};
+use thinking::Purpose;
 pub use thinking::ThinkOn;
 
 /// What people around the robot can see of it: the simulated visitors act on it, the operator
@@ -118,6 +121,15 @@ impl LoopConfig {
             ],
         }
     }
+}
+
+/// The highest level that offers take-backs even with the coach off: levels 1-2 are for
+/// small children.
+const FORGIVING_LEVEL: u8 = 2;
+
+/// Whether the settings' level offers take-backs even with the coach off.
+fn forgiving(settings: &checkerbot_config::Settings) -> bool {
+    settings.play.level <= FORGIVING_LEVEL
 }
 
 /// The colour the host plays for the settings' `game.robot`.
@@ -211,6 +223,10 @@ type ArmDone<M> = (M, Result<(), <M as PieceMover>::Error>);
 /// The work running beside the loop; each hands its tool back when done.
 struct Workers<M: PieceMover> {
     thinking: Option<JoinHandle<ThinkingDone>>,
+    /// What the search running in `thinking` is for.
+    thinking_for: Purpose,
+    /// Stops the search running in `thinking` early.
+    stop_thinking: Arc<AtomicBool>,
     moving: Option<JoinHandle<ArmDone<M>>>,
 }
 
@@ -219,7 +235,7 @@ enum LoopEvent<M: PieceMover, E> {
     Shutdown,
     Thought(Box<Result<ThinkingDone, JoinError>>),
     ArmFinished(Result<ArmDone<M>, JoinError>),
-    Press(Result<ButtonId, E>),
+    Press(Result<ButtonPress, E>),
     Reload(Box<checkerbot_config::Settings>),
     Operator(operate::Request),
     BoardPoll,
@@ -264,6 +280,7 @@ where
         } = startup;
         // The visitor's messages and the explanations are in the voice's language.
         host.set_language(voice.language());
+        host.set_forgiving(brain.level() <= FORGIVING_LEVEL);
         let session = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis())
@@ -339,6 +356,7 @@ where
         self.voice.apply(&settings.sounds);
         self.host.set_language(settings.sounds.language);
         self.host.set_coach(settings.coach);
+        self.host.set_forgiving(forgiving(settings));
         if let Some(link) = &mut self.operator {
             link.settings = settings.clone();
         }
@@ -359,6 +377,7 @@ where
             language: settings.sounds.language,
             volume: settings.sounds.volume,
             announce_moves: settings.emotions.announce_moves,
+            coach: settings.coach,
         })
     }
 
@@ -385,6 +404,8 @@ where
     pub async fn run(mut self, mut shutdown: broadcast::Receiver<()>) -> anyhow::Result<Stats> {
         let mut workers = Workers {
             thinking: None,
+            thinking_for: Purpose::RobotMove,
+            stop_thinking: Arc::new(AtomicBool::new(false)),
             moving: None,
         };
         let mut ticker = tokio::time::interval(self.config.tick);
@@ -414,8 +435,9 @@ where
                 continue;
             }
             let waiting = self.host.waiting_for();
-            // The board is read on its own for setup, and for lights that follow the board.
-            let poll = waiting == Waiting::Setup
+            // The board is read on its own for setup and for a take-back on offer (the pieces
+            // put back are the answer), and for lights that follow the board.
+            let poll = matches!(waiting, Waiting::Setup | Waiting::TakeBack(_))
                 || (self.board.device.has_lights() && self.host.wants_board_scans());
             let wake: LoopEvent<M, B::Error> = tokio::select! {
                 biased;
@@ -454,13 +476,18 @@ where
                     brain.reconfigure(&settings);
                 }
                 self.brain = Some(brain);
-                if reply.is_none() {
-                    self.fault(
-                        Device::Brain,
-                        "the search found no move in a game that goes on",
-                    )?;
+                match workers.thinking_for {
+                    Purpose::RobotMove => {
+                        if reply.is_none() {
+                            self.fault(
+                                Device::Brain,
+                                "the search found no move in a game that goes on",
+                            )?;
+                        }
+                        reply.map(Event::SearchDone)
+                    }
+                    Purpose::Hint => reply.map(Event::HintDone),
                 }
-                reply.map(Event::SearchDone)
             }
             LoopEvent::ArmFinished(done) => {
                 workers.moving = None;
@@ -480,14 +507,24 @@ where
                 self.board.scan_after_arm = scan.is_none() && self.board.lost;
                 scan.map(Event::ArmDone)
             }
-            LoopEvent::Press(Ok(ButtonId::CONFIRM))
-                if matches!(
-                    waiting,
-                    Waiting::VisitorMove | Waiting::BoardFix(_) | Waiting::Setup
-                ) =>
+            LoopEvent::Press(Ok(ButtonPress {
+                button: ButtonId::CONFIRM,
+                kind,
+            })) if matches!(
+                waiting,
+                Waiting::VisitorMove | Waiting::BoardFix(_) | Waiting::Setup | Waiting::TakeBack(_)
+            ) =>
             {
-                self.log(&LogEvent::ButtonPressed)?;
-                self.scan().await?.map(Event::Button)
+                match kind {
+                    PressKind::Short => {
+                        self.log(&LogEvent::ButtonPressed)?;
+                        self.scan().await?.map(Event::Button)
+                    }
+                    PressKind::Long => {
+                        self.log(&LogEvent::ButtonHeld)?;
+                        self.scan().await?.map(Event::LongPress)
+                    }
+                }
             }
             LoopEvent::Shutdown | LoopEvent::Press(Ok(_)) => None,
             LoopEvent::Press(Err(err)) => {
@@ -514,10 +551,15 @@ where
 
     /// Gives `event` to the host and carries out its answer.
     async fn handle(&mut self, event: Event, workers: &mut Workers<M>) -> anyhow::Result<()> {
-        // The clock and the board's own reads (setup, lights that follow the board) wake
+        // The clock, the board's own reads (setup, lights that follow the board) and hints wake
         // watchers only when they change what the robot waits for: a read while the visitor
         // moves must not look like a new turn to the simulated people.
-        let quiet = matches!(event, Event::Tick | Event::Scan(_));
+        // A hint changes nothing the visitor waits for either: they go on with their turn.
+        let quiet = match event {
+            Event::Tick | Event::Scan(_) | Event::HintDone(_) => true,
+            Event::LongPress(scan) => self.host.asks_for_hint(scan),
+            _ => false,
+        };
         let waiting = self.host.waiting_for();
         let now = self.now();
         let mut actions = self.host.handle(event, now);
@@ -546,14 +588,14 @@ where
         for action in actions {
             match action {
                 Action::Search { position, history } => {
-                    let brain = self.brain.take().context("a search is already running")?;
-                    workers.thinking = Some(thinking::think(
-                        self.config.think_on,
-                        brain,
-                        position,
-                        history,
-                        self.config.move_time,
-                    ));
+                    self.stop_hint(workers).await?;
+                    self.start_thinking(Purpose::RobotMove, position, history, workers)?;
+                }
+                Action::Hint { position, history } => {
+                    // A hint asked for while another is searched for waits for that one.
+                    if workers.thinking.is_none() {
+                        self.start_thinking(Purpose::Hint, position, history, workers)?;
+                    }
                 }
                 Action::MoveArm { before, mv } => {
                     let mut mover = self.mover.take().context("the arm is already moving")?;
@@ -572,6 +614,47 @@ where
                 other => self.perform(other).await?,
             }
         }
+        Ok(())
+    }
+
+    /// Starts a search for `purpose` on the brain.
+    fn start_thinking(
+        &mut self,
+        purpose: Purpose,
+        position: Position,
+        history: Vec<Position>,
+        workers: &mut Workers<M>,
+    ) -> anyhow::Result<()> {
+        let brain = self.brain.take().context("a search is already running")?;
+        workers.stop_thinking = Arc::new(AtomicBool::new(false));
+        workers.thinking_for = purpose;
+        workers.thinking = Some(thinking::think(
+            self.config.think_on,
+            brain,
+            thinking::Search {
+                purpose,
+                position,
+                history,
+                budget: self.config.move_time,
+                stop: Arc::clone(&workers.stop_thinking),
+            },
+        ));
+        Ok(())
+    }
+
+    /// Stops a hint's search, if one runs, and takes the brain back: the robot's own move
+    /// comes first. Its answer is dropped, and the host is told so.
+    async fn stop_hint(&mut self, workers: &mut Workers<M>) -> anyhow::Result<()> {
+        if workers.thinking_for != Purpose::Hint {
+            return Ok(());
+        }
+        let Some(task) = workers.thinking.take() else {
+            return Ok(());
+        };
+        workers.stop_thinking.store(true, Ordering::Relaxed);
+        let (brain, _) = task.await.context("the hint's search thread failed")?;
+        self.brain = Some(brain);
+        workers.thinking_for = Purpose::RobotMove;
         Ok(())
     }
 
@@ -825,7 +908,10 @@ where
             Action::Lights(lighting) => self.show_lights(lighting).await?,
             Action::Log(event) => self.log(&event)?,
             Action::GameFinished(record) => self.archive(&record),
-            Action::Search { .. } | Action::MoveArm { .. } | Action::VerifyBoard => {
+            Action::Search { .. }
+            | Action::Hint { .. }
+            | Action::MoveArm { .. }
+            | Action::VerifyBoard => {
                 unreachable!("the loop starts workers itself")
             }
         }

@@ -46,6 +46,12 @@ pub struct Adjustment {
     pub volume: Option<f32>,
     /// `emotions.announce_moves`.
     pub announce_moves: Option<emotions::AnnounceMoves>,
+    /// `coach.enabled`.
+    pub coach_enabled: Option<bool>,
+    /// `coach.hints_per_game`.
+    pub hints_per_game: Option<u32>,
+    /// `coach.take_backs`.
+    pub take_backs: Option<bool>,
 }
 
 impl Adjustment {
@@ -69,6 +75,15 @@ impl Adjustment {
         }
         if let Some(announce_moves) = self.announce_moves {
             next.emotions.announce_moves = announce_moves;
+        }
+        if let Some(enabled) = self.coach_enabled {
+            next.coach.enabled = enabled;
+        }
+        if let Some(hints) = self.hints_per_game {
+            next.coach.hints_per_game = hints;
+        }
+        if let Some(take_backs) = self.take_backs {
+            next.coach.take_backs = take_backs;
         }
         next
     }

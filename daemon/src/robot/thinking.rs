@@ -23,18 +23,51 @@ pub enum ThinkOn {
     LoopThread,
 }
 
-/// Starts a search stopped when `budget` of real time has passed; the task hands the brain back
-/// with its answer (`None` only when the position has no move).
+/// What a search is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// The robot's own move, at its level.
+    RobotMove,
+    /// A hint for the visitor: the best move the brain finds, whatever the level.
+    Hint,
+}
+
+/// One search to run.
+#[derive(Debug)]
+pub struct Search {
+    /// What it is for.
+    pub purpose: Purpose,
+    /// The position, the side to move to play.
+    pub position: Position,
+    /// The game's earlier positions, oldest first.
+    pub history: Vec<Position>,
+    /// The most real time it may take.
+    pub budget: Duration,
+    /// Raised by the caller to stop it early (the timer raises it at `budget` too).
+    pub stop: Arc<AtomicBool>,
+}
+
+/// Starts a search stopped when its budget of real time has passed or its stop flag is
+/// raised; the task hands the brain back with its answer (`None` only when the position has no
+/// move). A hint's `v` is the visitor's win probability.
 pub fn think(
     on: ThinkOn,
     mut brain: Brain,
-    position: Position,
-    history: Vec<Position>,
-    budget: Duration,
+    search: Search,
 ) -> JoinHandle<(Brain, Option<SearchReply>)> {
+    let Search {
+        purpose,
+        position,
+        history,
+        budget,
+        stop,
+    } = search;
     let work = move || {
         let clock = std::time::Instant::now();
-        let thought = within_budget(budget, |stop| brain.think(&position, &history, stop));
+        let thought = within_budget(budget, &stop, |stop| match purpose {
+            Purpose::RobotMove => brain.think(&position, &history, stop),
+            Purpose::Hint => brain.hint(&position, &history, stop),
+        });
         let reply = thought.map(|thought| SearchReply {
             mv: thought.mv,
             v: thought.v,
@@ -49,20 +82,23 @@ pub fn think(
     }
 }
 
-/// Runs `search` with a stop flag that a timer thread raises after `budget`, unless the search
-/// finishes first.
-fn within_budget<R>(budget: Duration, search: impl FnOnce(&AtomicBool) -> R) -> R {
-    let stop = Arc::new(AtomicBool::new(false));
+/// Runs `search` with the stop flag `stop`, which a timer thread also raises after `budget`,
+/// unless the search finishes first.
+fn within_budget<R>(
+    budget: Duration,
+    stop: &Arc<AtomicBool>,
+    search: impl FnOnce(&AtomicBool) -> R,
+) -> R {
     let (finished, wait) = mpsc::channel::<()>();
     let timer = {
-        let stop = Arc::clone(&stop);
+        let stop = Arc::clone(stop);
         std::thread::spawn(move || {
             if wait.recv_timeout(budget) == Err(mpsc::RecvTimeoutError::Timeout) {
                 stop.store(true, Ordering::Relaxed);
             }
         })
     };
-    let result = search(&stop);
+    let result = search(stop);
     drop(finished);
     let _ = timer.join();
     result

@@ -3,7 +3,7 @@
 //! ports (`run`, `doctor`, `calibrate`) can be tried at a desk and tested end to end.
 //!
 //! The people's hands are typed on stdin, one action a line (`setup`, `clear`, `lift c3`,
-//! `place d4`, `move c3 d4`, `press`, `wait 200`, `show`: the pieces, `arm`: the tool's
+//! `place d4`, `move c3 d4`, `press`, `hold` (a long press), `wait 200`, `show`: the pieces, `arm`: the tool's
 //! position); each is answered on stdout. The
 //! virtual Dobot moves the pieces of the same simulated board, and `--calibration` writes the
 //! calibration matching where that board lies.
@@ -117,7 +117,7 @@ async fn serve(args: &Args) -> anyhow::Result<()> {
             }
             _ => match Action::parse(variant, None, line) {
                 Ok(action) => {
-                    if action.act(&mut world).await {
+                    if action.act(&mut world, &board).await {
                         board.press(ButtonId::CONFIRM);
                     }
                     "ok".to_owned()

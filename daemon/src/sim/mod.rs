@@ -70,6 +70,14 @@ pub struct Args {
     /// Probability per turn that the visitor first does something wrong.
     #[arg(long, default_value_t = 0.0, value_parser = probability)]
     mistakes: f64,
+    /// Probability per turn that the visitor first asks for a hint (a long press of the
+    /// button), and then for the second step of it.
+    #[arg(long, default_value_t = 0.0, value_parser = probability)]
+    hints: f64,
+    /// Probability that the visitor accepts a take-back the robot offers after a blunder (puts
+    /// the pieces back and tries another move); otherwise they press the button to go on.
+    #[arg(long, default_value_t = 0.0, value_parser = probability)]
+    takebacks: f64,
     /// Probability per arm move of a fault (a failed pick).
     #[arg(long, default_value_t = 0.0, value_parser = probability)]
     faults: f64,
@@ -373,7 +381,8 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
         settings.coach,
         Millis(0),
     )?;
-    let visitor = Visitor::new(args.visitor.clone(), rng.next_u64(), args.mistakes)?;
+    let visitor = Visitor::new(args.visitor.clone(), rng.next_u64(), args.mistakes)?
+        .coached(args.hints, args.takebacks);
     let mut setup = PreparedSim {
         args,
         settings,

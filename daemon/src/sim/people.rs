@@ -9,7 +9,7 @@ use hal::sim::board::SimBoardHandle;
 use rules::Position;
 use tokio::sync::{broadcast, watch};
 
-use super::visitor::{Turn, Visitor};
+use super::visitor::{HINT_HOLD, Turn, Visitor};
 use super::world::PhysicalBoard;
 use crate::robot::VisibleState;
 use host::Waiting;
@@ -62,7 +62,10 @@ async fn act_until_done(
                 // Nothing happened since the last press (it was lost with the link, say): a
                 // person presses again.
                 let waiting = stage.borrow().waiting;
-                if matches!(waiting, Waiting::VisitorMove | Waiting::BoardFix(_)) {
+                if matches!(
+                    waiting,
+                    Waiting::VisitorMove | Waiting::BoardFix(_) | Waiting::TakeBack(_)
+                ) {
                     board.press(ButtonId::CONFIRM);
                 }
                 continue;
@@ -81,15 +84,17 @@ async fn act_until_done(
                     eprintln!("{position}");
                 }
                 tokio::time::sleep(pace.visitor_move).await;
-                match visitor.take_turn(&position, &mut world).await? {
-                    Turn::Pressed => {
-                        board.press(ButtonId::CONFIRM);
+                // A hint first, perhaps both its steps; the visitor then plays as they meant to.
+                if world.occupancy() == position.occupied() {
+                    let mut steps = 0;
+                    while steps < 2 && visitor.wants_hint() {
+                        board.hold(ButtonId::CONFIRM, HINT_HOLD).await;
+                        tokio::time::sleep(pace.visitor_move).await;
+                        steps += 1;
                     }
-                    Turn::Left => {
-                        eprintln!("the visitor left");
-                        let _ = shutdown.send(());
-                        return Ok(true);
-                    }
+                }
+                if play_turn(&mut visitor, &position, &mut world, &board, shutdown).await? {
+                    return Ok(true);
                 }
             }
             Waiting::BoardFix(expected) => {
@@ -98,8 +103,45 @@ async fn act_until_done(
                 world.set_squares(expected);
                 board.press(ButtonId::CONFIRM);
             }
+            // A person or a script decides for themselves, with their hands and the button.
+            Waiting::TakeBack(_) if !visitor.follows_chances() => {
+                if play_turn(&mut visitor, &position, &mut world, &board, shutdown).await? {
+                    return Ok(true);
+                }
+            }
+            Waiting::TakeBack(before) if visitor.takes_back() => {
+                // The pieces go back; the robot's read of the board takes the move back.
+                tokio::time::sleep(pace.board_fix).await;
+                world.set_squares(before);
+            }
+            Waiting::TakeBack(_) => {
+                tokio::time::sleep(pace.visitor_move).await;
+                board.press(ButtonId::CONFIRM);
+            }
             Waiting::Robot | Waiting::Paused => {}
         }
     }
     Ok(false)
+}
+
+/// The visitor's turn with the hands and the button; true when the visitor left instead (and
+/// the robot was asked to stop).
+async fn play_turn(
+    visitor: &mut Visitor,
+    position: &Position,
+    world: &mut PhysicalBoard,
+    board: &SimBoardHandle,
+    shutdown: &broadcast::Sender<()>,
+) -> anyhow::Result<bool> {
+    match visitor.take_turn(position, world, board).await? {
+        Turn::Pressed => {
+            board.press(ButtonId::CONFIRM);
+            Ok(false)
+        }
+        Turn::Left => {
+            eprintln!("the visitor left");
+            let _ = shutdown.send(());
+            Ok(true)
+        }
+    }
 }

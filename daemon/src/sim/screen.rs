@@ -58,6 +58,12 @@ impl Observer for Screen {
             LogEvent::GameOver { result, reason, .. } => {
                 self.line(&format!("game over: {result} ({reason})"));
             }
+            LogEvent::ButtonHeld => self.line("visitor holds the button (a hint?)"),
+            LogEvent::Advice {
+                kind: host::AdviceKind::TakeBack,
+                mv,
+                ..
+            } => self.line(&format!("visitor takes back {mv}")),
             LogEvent::Fault { device, message } => {
                 self.line(&format!("fault ({}): {message}", device.as_str()));
             }

@@ -10,6 +10,8 @@ use search::{Limits, Searcher};
 use tokio::sync::mpsc;
 
 use super::world::PhysicalBoard;
+use hal::device::ButtonId;
+use hal::sim::board::SimBoardHandle;
 use player::rng::SplitMix;
 
 /// How the simulated visitor chooses what to do.
@@ -63,6 +65,10 @@ pub struct Visitor {
     lines_read: usize,
     /// The engine visitor's moves still to be drawn from the seed in this game's opening.
     opening_moves_left: u8,
+    /// Probability per turn of asking for a hint.
+    hints: f64,
+    /// Probability of accepting an offered take-back.
+    take_backs: f64,
 }
 
 /// How many of its first moves in a game the engine visitor draws from the seed, so that
@@ -91,12 +97,18 @@ impl std::fmt::Debug for Visitor {
 /// One way to get a turn wrong, done to the board.
 type Slip<'a> = dyn Fn(&mut PhysicalBoard, &mut SplitMix) + 'a;
 
+/// How long a visitor holds the button to ask for a hint: past the board controller driver's
+/// long-press time, as a person holds it until the robot answers.
+pub const HINT_HOLD: Duration = Duration::from_secs(2);
+
 /// A physical action, as scripts, the terminal and `checkerbot sim-devices` write them.
 pub enum Action {
     Lift(rules::Square),
     Place(rules::Square),
     Move(rules::Square, rules::Square),
     Press,
+    /// Hold the button down for [`HINT_HOLD`]: a long press, which asks for a hint.
+    Hold,
     Wait(Duration),
     Play(Move),
 }
@@ -124,7 +136,35 @@ impl Visitor {
             typed: None,
             lines_read: 0,
             opening_moves_left: 0,
+            hints: 0.0,
+            take_backs: 0.0,
         })
+    }
+
+    /// The same visitor, asking for a hint with probability `hints` per turn and accepting an
+    /// offered take-back with probability `take_backs`. People at the terminal and scripts
+    /// decide for themselves.
+    #[must_use]
+    pub fn coached(mut self, hints: f64, take_backs: f64) -> Visitor {
+        self.hints = hints;
+        self.take_backs = take_backs;
+        self
+    }
+
+    /// Whether the visitor asks for a hint (or its second step) now. A visitor who never asks
+    /// draws nothing from the seed, so their games are those of a run without the option.
+    pub fn wants_hint(&mut self) -> bool {
+        self.follows_chances() && self.hints > 0.0 && self.rng.chance(self.hints)
+    }
+
+    /// Whether the visitor accepts the take-back on offer.
+    pub fn takes_back(&mut self) -> bool {
+        self.follows_chances() && self.take_backs > 0.0 && self.rng.chance(self.take_backs)
+    }
+
+    /// Whether the simulation chooses for the visitor (not a person or a script).
+    pub fn follows_chances(&self) -> bool {
+        matches!(self.kind, VisitorKind::Engine | VisitorKind::Random)
     }
 
     /// Whether a person types the moves.
@@ -137,10 +177,11 @@ impl Visitor {
         &mut self,
         position: &Position,
         world: &mut PhysicalBoard,
+        board: &SimBoardHandle,
     ) -> anyhow::Result<Turn> {
         match self.kind {
             VisitorKind::Stdin | VisitorKind::Script(_) => {
-                return self.follow_actions(position, world).await;
+                return self.follow_actions(position, world, board).await;
             }
             VisitorKind::Engine | VisitorKind::Random => {}
         }
@@ -253,6 +294,7 @@ impl Visitor {
         &mut self,
         position: &Position,
         world: &mut PhysicalBoard,
+        board: &SimBoardHandle,
     ) -> anyhow::Result<Turn> {
         loop {
             let Some(line) = self.next_line().await else {
@@ -264,7 +306,7 @@ impl Visitor {
             }
             match Action::parse(position.variant(), Some(position), line) {
                 Ok(action) => {
-                    if action.act(world).await {
+                    if action.act(world, board).await {
                         return Ok(Turn::Pressed);
                     }
                 }
@@ -286,7 +328,7 @@ impl Visitor {
         let line = if let Some(script) = &mut self.script {
             script.next()
         } else {
-            eprint!("your action (a move like c3-d4, or lift/place/move/press): ");
+            eprint!("your action (a move like c3-d4, or lift/place/move/press/hold): ");
             let typed = self.typed.get_or_insert_with(stdin_lines);
             typed.recv().await
         };
@@ -318,8 +360,8 @@ pub fn stdin_lines() -> mpsc::UnboundedReceiver<String> {
 }
 
 impl Action {
-    /// Reads an action: `lift SQ`, `place SQ`, `move SQ SQ`, `press`, `wait MS`, or a move's
-    /// text when `position` is known.
+    /// Reads an action: `lift SQ`, `place SQ`, `move SQ SQ`, `press`, `hold` (a long press),
+    /// `wait MS`, or a move's text when `position` is known.
     pub fn parse(
         variant: Variant,
         position: Option<&Position>,
@@ -330,6 +372,7 @@ impl Action {
         let words: Vec<&str> = line.split_whitespace().collect();
         Ok(match (&words[..], position) {
             (&["press"], _) => Action::Press,
+            (&["hold"], _) => Action::Hold,
             (&["wait", ms], _) => {
                 let ms = ms.parse::<u64>().context("wait takes milliseconds")?;
                 Action::Wait(Duration::from_millis(ms))
@@ -338,15 +381,19 @@ impl Action {
             (&["place", sq], _) => Action::Place(square(sq)?),
             (&["move", from, to], _) => Action::Move(square(from)?, square(to)?),
             (&[text], Some(position)) => Action::Play(notation::parse_move(position, text)?),
-            _ => bail!("expected lift SQ, place SQ, move SQ SQ, press, wait MS or a move"),
+            _ => bail!("expected lift SQ, place SQ, move SQ SQ, press, hold, wait MS or a move"),
         })
     }
 
-    /// Does it with the hands on `world`; true when it was a press of the button (which the
-    /// caller makes) or a whole move (after which the visitor presses).
-    pub async fn act(&self, world: &mut PhysicalBoard) -> bool {
+    /// Does it with the hands on `world` (and a long press on `board`'s button); true when it
+    /// was a press of the button (which the caller makes) or a whole move (after which the
+    /// visitor presses).
+    pub async fn act(&self, world: &mut PhysicalBoard, board: &SimBoardHandle) -> bool {
         match *self {
             Action::Press => return true,
+            Action::Hold => {
+                board.hold(ButtonId::CONFIRM, HINT_HOLD).await;
+            }
             Action::Play(mv) => {
                 world.play(&mv);
                 return true;

@@ -996,8 +996,10 @@ fn the_coach_says_what_every_mistake_and_blunder_allows_with_its_squares() {
                 before - after >= 0.1 - 1e-6,
                 "a drop too small to rate: {entry}"
             );
-            // It follows the robot's move it answers.
-            assert_eq!(kind(&log[i - 1]), "robot_move", "{entry}");
+            // It follows the robot's move it answers, or, for a blunder the robot offers to take
+            // back, the search that found it.
+            let offered = rating == "blunder" && kind(&log[i - 1]) == "robot_thinking";
+            assert!(kind(&log[i - 1]) == "robot_move" || offered, "{entry}");
             let text = entry["text"].as_str().unwrap();
             if rating == "inaccuracy" || text.is_empty() {
                 continue;
@@ -1039,4 +1041,95 @@ fn a_visitor_who_makes_no_mistakes_is_never_refused_while_the_lights_follow_the_
             .collect();
         assert!(refused.is_empty(), "seed {seed}: {refused:?}");
     }
+}
+
+#[test]
+fn simulated_visitors_ask_for_hints_and_take_blunders_back_end_to_end() {
+    let state = tempfile::tempdir().unwrap();
+    let (stdout, log) = run_sim(&[
+        "--fast",
+        "--games",
+        "10",
+        "--visitor",
+        "random",
+        "--seed",
+        "6",
+        "--hints",
+        "0.1",
+        "--takebacks",
+        "0.7",
+        "--state",
+        state.path().to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("10 games:"), "{stdout}");
+    let (mut hints, mut offers, mut taken_back, mut went_on) = (0, 0, 0, 0);
+    for (i, entry) in log.iter().enumerate() {
+        match kind(entry) {
+            // Every long press at the visitor's turn is answered at once: a step of a hint, or
+            // that none is left.
+            "button_held" => {
+                let answer = following(&log, i, Window::BeforeTheNextPress)
+                    .iter()
+                    .find(|e| {
+                        (kind(e) == "advice" && e["kind"] == "hint") || kind(e) == "no_hints_left"
+                    })
+                    .unwrap_or_else(|| panic!("a long press not answered: {entry}"));
+                if kind(answer) == "advice" {
+                    hints += 1;
+                    let voice = following(&log, i, Window::BeforeTheNextPress)
+                        .iter()
+                        .find(|e| kind(e) == "voice" && e["category"] == "hint")
+                        .unwrap_or_else(|| panic!("a hint not said: {answer}"));
+                    let words = spoken_words(voice["text"].as_str().unwrap());
+                    for square in names(answer, "squares") {
+                        assert!(words.contains(&square), "{square} not in {voice}");
+                    }
+                }
+            }
+            // Every blunder is offered back, said with its squares, and then either taken
+            // back or answered by the robot.
+            "advice" if entry["kind"] == "blunder" => {
+                offers += 1;
+                let voice = following(&log, i, Window::SameMoment)
+                    .iter()
+                    .find(|e| kind(e) == "voice")
+                    .unwrap_or_else(|| panic!("a blunder not said: {entry}"));
+                assert_eq!(voice["category"], "take_back", "{voice}");
+                let spoken = voice["text"].as_str().unwrap();
+                assert!(spoken.contains(entry["text"].as_str().unwrap()), "{spoken}");
+                let words = spoken_words(spoken);
+                for square in names(entry, "squares") {
+                    assert!(words.contains(&square), "{square} not in {spoken:?}");
+                }
+                let next = log[i + 1..]
+                    .iter()
+                    .find(|e| {
+                        kind(e) == "robot_move" || (kind(e) == "advice" && e["kind"] == "takeback")
+                    })
+                    .unwrap_or_else(|| panic!("an offer never answered: {entry}"));
+                if kind(next) == "robot_move" {
+                    went_on += 1;
+                } else {
+                    assert_eq!(next["move"], entry["move"], "{next}");
+                    taken_back += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(hints >= 10, "only {hints} hints given");
+    assert!(
+        taken_back >= 2 && went_on >= 1,
+        "{offers} offers: {taken_back} taken back, {went_on} declined"
+    );
+    // The archive keeps the move finally played, with the take-back in its comment.
+    let pdn = std::fs::read_to_string(state.path().join("games.pdn")).unwrap();
+    // Long lines wrap; the words are what count.
+    let flat = pdn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(
+        flat.matches("taken back (blunder").count(),
+        taken_back,
+        "{pdn}"
+    );
+    assert_eq!(archived(state.path()).len(), 10);
 }

@@ -30,5 +30,5 @@ mod face;
 
 pub use arm::{Arm, ArmAlarms, Motion, Pose};
 pub use board_lights::{BoardLights, Light, LightColour, LightMode, SquareLights};
-pub use board_sensor::{BoardSensor, ButtonId};
+pub use board_sensor::{BoardSensor, ButtonId, ButtonPress, PressKind};
 pub use face::{BrowAngles, EyeFrame, Eyes, Face, NeckPose, ServoAngle};

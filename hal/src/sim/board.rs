@@ -292,17 +292,26 @@ impl SimBoardHandle {
         lock(&self.state).occupancy.set(square, true)
     }
 
-    /// Presses and releases `button`: two Button messages, sent reliably in order. Returns
-    /// `false` when the controller is no longer running.
+    /// Presses and releases `button` at once: two Button messages, sent reliably in order.
+    /// Returns `false` when the controller is no longer running.
     pub fn press(&self, button: ButtonId) -> bool {
-        let peer = self.peer();
-        peer.send(Message::Button {
-            button,
-            pressed: true,
-        }) && peer.send(Message::Button {
-            button,
-            pressed: false,
-        })
+        self.button(button, true) && self.button(button, false)
+    }
+
+    /// Presses `button`, holds it for `held` (of tokio's clock) and releases it: a long press
+    /// when `held` reaches the host's long-press time. Returns `false` when the controller is
+    /// no longer running.
+    pub async fn hold(&self, button: ButtonId, held: std::time::Duration) -> bool {
+        if !self.button(button, true) {
+            return false;
+        }
+        tokio::time::sleep(held).await;
+        self.button(button, false)
+    }
+
+    /// Sends one Button message: `button` went down (`pressed`) or up.
+    fn button(&self, button: ButtonId, pressed: bool) -> bool {
+        self.peer().send(Message::Button { button, pressed })
     }
 
     /// Makes the sensor under `square` read `reading` whatever stands on it (a dead sensor reads

@@ -10,8 +10,8 @@ use hal::controller::link::{LinkConfig, LinkError, connect};
 use hal::controller::peer::PeerConfig;
 use hal::controller::{Capabilities, Fault, FaultCode, NackReason};
 use hal::device::{
-    BoardLights, BoardSensor, BrowAngles, ButtonId, EyeFrame, Eyes, Face, Light, LightColour,
-    LightMode, NeckPose, ServoAngle, SquareLights,
+    BoardLights, BoardSensor, BrowAngles, ButtonId, ButtonPress, EyeFrame, Eyes, Face, Light,
+    LightColour, LightMode, NeckPose, ServoAngle, SquareLights,
 };
 use hal::sim::board::{FULL_BOARD, SIM_FIRMWARE, ServoCommand, SimBoardHandle, sim_board};
 use hal::sim::faulty_io::{ByteFaults, FaultyIo};
@@ -95,14 +95,90 @@ async fn a_press_arrives_and_the_scan_after_it_shows_the_move() {
     rig.board.place(13).unwrap();
     assert!(rig.board.press(ButtonId::CONFIRM));
     assert!(rig.board.press(ButtonId(3)));
-    assert_eq!(rig.device.next_press().await, Ok(ButtonId::CONFIRM));
+    assert_eq!(
+        rig.device.next_press().await,
+        Ok(ButtonPress::short(ButtonId::CONFIRM))
+    );
     let scan = rig.device.scan().await.unwrap();
     assert_eq!(scan, rig.board.occupancy());
     assert!(scan.is_occupied(13) && !scan.is_occupied(9));
     // The second press was read while waiting for the scan and is kept (releases are not).
-    assert_eq!(rig.device.next_press().await, Ok(ButtonId(3)));
+    assert_eq!(
+        rig.device.next_press().await,
+        Ok(ButtonPress::short(ButtonId(3)))
+    );
     let quiet = tokio::time::timeout(Duration::from_secs(2), rig.device.next_press()).await;
     assert!(quiet.is_err(), "no press left: {quiet:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_held_button_is_a_long_press_as_soon_as_it_has_been_held_long_enough() {
+    let mut rig = clean_rig(start_position()).await;
+    let long_press = DeviceConfig::default().long_press;
+    let board = rig.board.clone();
+    let holding = tokio::spawn(async move {
+        board
+            .hold(ButtonId::CONFIRM, long_press + Duration::from_secs(2))
+            .await
+    });
+    let start = Instant::now();
+    let press = rig.device.next_press().await;
+    assert_eq!(press, Ok(ButtonPress::long(ButtonId::CONFIRM)));
+    // Reported while the button is still down, not at its release 2 s later.
+    let waited = start.elapsed();
+    assert!(
+        waited >= long_press && waited < long_press + Duration::from_millis(500),
+        "{waited:?}"
+    );
+    assert!(holding.await.unwrap());
+    // The release is not a second press.
+    let quiet = tokio::time::timeout(Duration::from_secs(2), rig.device.next_press()).await;
+    assert!(quiet.is_err(), "no press left: {quiet:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_press_released_just_before_the_long_press_time_is_short() {
+    let mut rig = clean_rig(start_position()).await;
+    let long_press = DeviceConfig::default().long_press;
+    assert!(
+        rig.board
+            .hold(
+                ButtonId::CONFIRM,
+                long_press.saturating_sub(Duration::from_millis(100))
+            )
+            .await
+    );
+    assert_eq!(
+        rig.device.next_press().await,
+        Ok(ButtonPress::short(ButtonId::CONFIRM))
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_long_press_made_while_nobody_waited_for_presses_is_kept() {
+    let mut rig = clean_rig(start_position()).await;
+    let long_press = DeviceConfig::default().long_press;
+    // The host reads the board meanwhile, which sorts the Button messages as they come.
+    let board = rig.board.clone();
+    let holding = tokio::spawn(async move {
+        board
+            .hold(ButtonId::CONFIRM, long_press + Duration::from_millis(200))
+            .await
+    });
+    for _ in 0..10 {
+        rig.device.scan().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(holding.await.unwrap());
+    assert_eq!(
+        rig.device.next_press().await,
+        Ok(ButtonPress::long(ButtonId::CONFIRM))
+    );
+    rig.board.press(ButtonId::CONFIRM);
+    assert_eq!(
+        rig.device.next_press().await,
+        Ok(ButtonPress::short(ButtonId::CONFIRM))
+    );
 }
 
 #[tokio::test(start_paused = true)]

@@ -7,7 +7,7 @@ use std::time::Duration;
 use hal::controller::device::{ControllerDevice, DeviceConfig};
 use hal::controller::link::{LinkConfig, connect};
 use hal::controller::peer::PeerConfig;
-use hal::device::{BoardSensor, ButtonId, EyeFrame, Eyes, Face};
+use hal::device::{BoardSensor, ButtonId, ButtonPress, EyeFrame, Eyes, Face};
 use hal::sim::board::sim_board;
 use hal::{BoardSize, Occupancy};
 use tokio::time::timeout;
@@ -28,7 +28,10 @@ async fn scan_press_and_face_over_a_pty_pair() {
         board.lift(17).unwrap();
         board.place(22).unwrap();
         assert!(board.press(ButtonId::CONFIRM));
-        assert_eq!(device.next_press().await, Ok(ButtonId::CONFIRM));
+        assert_eq!(
+            device.next_press().await,
+            Ok(ButtonPress::short(ButtonId::CONFIRM))
+        );
         assert_eq!(device.scan().await, Ok(board.occupancy()));
 
         let eyes = Eyes {

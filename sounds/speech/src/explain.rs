@@ -5,6 +5,7 @@ use rules::recognition::{ArmCheck, ArmProblem, MistakeKind, Recognition};
 use rules::{Bitboard, Move, Square, Variant};
 
 use crate::compose::{Filler, say};
+use crate::hint::Hint;
 use crate::lesson::Lesson;
 use crate::utterance::Utterance;
 use crate::vocabulary::{Count, Phrase};
@@ -129,6 +130,31 @@ pub fn explain_lesson(language: Language, variant: Variant, lesson: &Lesson) -> 
         }
         Lesson::Better(mv) => speaker.say(Phrase::CoachBetter, &[("route", Filler::Route(mv))]),
     }
+}
+
+/// The coach's answer to the visitor's request for a hint, in words.
+pub fn explain_hint(language: Language, variant: Variant, hint: &Hint) -> Utterance {
+    let speaker = Speaker { language, variant };
+    match hint {
+        Hint::Piece(square) => {
+            speaker.say(Phrase::HintPiece, &[("square", Filler::Square(*square))])
+        }
+        Hint::Move(mv) => speaker.say(Phrase::HintMove, &[("route", Filler::Route(mv))]),
+        Hint::NoneLeft => speaker.say(Phrase::NoHintsLeft, &[]),
+    }
+}
+
+/// The offer to take the visitor's blunder back: put the pieces back on `restore` (the moved
+/// piece's square and any it captured) and try another move, or press the button to go on.
+pub fn explain_take_back_offer(
+    language: Language,
+    variant: Variant,
+    restore: Bitboard,
+) -> Utterance {
+    let speaker = Speaker { language, variant };
+    let mut out = speaker.listing(Phrase::TakeBackOffer, restore);
+    out.extend(speaker.say(Phrase::TakeBackGoOn, &[]));
+    out
 }
 
 /// The squares to clear and to fill, alone: after the operator changed the game, while the

@@ -20,6 +20,7 @@
 mod catalogue;
 mod compose;
 mod explain;
+mod hint;
 mod language;
 mod lesson;
 mod square_words;
@@ -28,7 +29,9 @@ mod vocabulary;
 
 pub use catalogue::{Fragment, fragments};
 pub use explain::{
-    explain_arm_check, explain_fix, explain_lesson, explain_recognition, explain_robot_move,
+    explain_arm_check, explain_fix, explain_hint, explain_lesson, explain_recognition,
+    explain_robot_move, explain_take_back_offer,
 };
+pub use hint::Hint;
 pub use lesson::Lesson;
 pub use utterance::{FragmentId, Gap, Utterance, Word};

@@ -79,8 +79,8 @@ impl Utterance {
         texts.join(" ")
     }
 
-    /// This utterance followed by `next`.
-    pub(crate) fn extend(&mut self, next: Utterance) {
+    /// This utterance followed by `next`: the host joins a lesson and an offer this way.
+    pub fn extend(&mut self, next: Utterance) {
         self.words.extend(next.words);
     }
 

@@ -75,6 +75,16 @@ pub(crate) enum Phrase {
     CoachKing,
     /// The coach: `{route}` was the better move.
     CoachBetter,
+    /// A hint: the piece on `{square}` has the move to play.
+    HintPiece,
+    /// A hint's second half: the whole move, `{route}`.
+    HintMove,
+    /// No hint left in this game.
+    NoHintsLeft,
+    /// The offer to take a blunder back: put the pieces back on `{squares}`.
+    TakeBackOffer(Count),
+    /// The offer's other choice: press the button to go on.
+    TakeBackGoOn,
 }
 
 impl Phrase {
@@ -96,6 +106,10 @@ impl Phrase {
             Phrase::ArmBoardWrong,
             Phrase::CoachKing,
             Phrase::CoachBetter,
+            Phrase::HintPiece,
+            Phrase::HintMove,
+            Phrase::NoHintsLeft,
+            Phrase::TakeBackGoOn,
         ];
         for count in [Count::One, Count::Many] {
             all.extend([
@@ -108,6 +122,7 @@ impl Phrase {
                 Phrase::RobotCaptured(count),
                 Phrase::CoachCapture(count),
                 Phrase::CoachWins(count),
+                Phrase::TakeBackOffer(count),
             ]);
         }
         all
@@ -140,6 +155,11 @@ impl Phrase {
             Phrase::CoachWins(count) => ("coach.wins", Some(count)),
             Phrase::CoachKing => ("coach.king", None),
             Phrase::CoachBetter => ("coach.better", None),
+            Phrase::HintPiece => ("hint.piece", None),
+            Phrase::HintMove => ("hint.move", None),
+            Phrase::NoHintsLeft => ("hint.none_left", None),
+            Phrase::TakeBackOffer(count) => ("take_back.offer", Some(count)),
+            Phrase::TakeBackGoOn => ("take_back.go_on", None),
         };
         match count {
             Some(count) => format!("{stem}.{}", count.suffix()),

@@ -4,7 +4,7 @@
 use crate::ErrorType;
 use crate::controller::device::{ControllerDevice, DeviceError, timed};
 use crate::controller::message::Message;
-use crate::device::{BoardSensor, ButtonId};
+use crate::device::{BoardSensor, ButtonPress};
 use crate::occupancy::Occupancy;
 
 impl ErrorType for ControllerDevice {
@@ -39,13 +39,21 @@ impl BoardSensor for ControllerDevice {
     }
 
     /// Waits without a timeout: a visitor may think for as long as they like. Cancel-safe,
-    /// because presses are kept in the driver until a call takes them.
-    async fn next_press(&mut self) -> Result<ButtonId, DeviceError> {
+    /// because presses and held buttons are kept in the driver until a call takes them.
+    async fn next_press(&mut self) -> Result<ButtonPress, DeviceError> {
         loop {
-            if let Some(button) = self.presses.pop_front() {
-                return Ok(button);
+            if let Some(press) = self.presses.pop_front() {
+                return Ok(press);
             }
-            let event = self.next_event().await?;
+            let event = match self.long_press_due() {
+                Ok(press) => return Ok(press),
+                Err(None) => self.next_event().await?,
+                Err(Some(due)) => match tokio::time::timeout_at(due, self.next_event()).await {
+                    Ok(event) => event?,
+                    // Held long enough: reported at the top of the loop.
+                    Err(_) => continue,
+                },
+            };
             self.note(event);
         }
     }

@@ -17,10 +17,11 @@ use std::future::Future;
 use std::time::Duration;
 
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 use crate::controller::link::{Connection, LinkDriver, LinkEvent, LinkHandle};
 use crate::controller::message::{Fault, Message, Welcome};
-use crate::device::ButtonId;
+use crate::device::{ButtonId, ButtonPress};
 use crate::occupancy::Occupancy;
 
 pub use error::DeviceError;
@@ -32,14 +33,28 @@ pub struct DeviceConfig {
     /// to the Scan itself). The link gives a frame up after about 400 ms, so this bounds the
     /// rest: a Scan that never follows its Ack, or a queue behind a slow exchange.
     pub command_timeout: Duration,
+    /// How long a button must be held to count as a long press.
+    pub long_press: Duration,
 }
 
 impl Default for DeviceConfig {
+    /// A long press at 1.5 s: well past a deliberate quick press (a few hundred milliseconds),
+    /// short enough that a child holding the button does not give up first.
     fn default() -> DeviceConfig {
         DeviceConfig {
             command_timeout: Duration::from_secs(1),
+            long_press: Duration::from_millis(1500),
         }
     }
+}
+
+/// A button that is down, since when (as the host saw its Button message), and whether its long
+/// press was reported already.
+#[derive(Debug, Clone, Copy)]
+struct HeldButton {
+    button: ButtonId,
+    since: Instant,
+    reported: bool,
 }
 
 /// The board sensor, buttons and face of one controller, driven over its link.
@@ -50,7 +65,9 @@ pub struct ControllerDevice {
     events: mpsc::Receiver<LinkEvent>,
     config: DeviceConfig,
     /// Presses read from the events while waiting for something else, oldest first.
-    presses: VecDeque<ButtonId>,
+    presses: VecDeque<ButtonPress>,
+    /// Buttons down now, whose kind of press is not known yet or was reported as long.
+    held: Vec<HeldButton>,
     /// Faults reported by the controller and not yet taken by the daemon.
     faults: Vec<Fault>,
 }
@@ -74,6 +91,7 @@ impl ControllerDevice {
             events,
             config,
             presses: VecDeque::new(),
+            held: Vec::new(),
             faults: Vec::new(),
         };
         (device, driver)
@@ -91,18 +109,66 @@ impl ControllerDevice {
     }
 
     /// Sorts one event: presses and faults are kept for later, a Scan is returned.
+    ///
+    /// A button's press and release are timed when they are sorted here. The daemon reads the
+    /// events whenever it waits, so that is within a few milliseconds of their arrival.
     fn note(&mut self, event: LinkEvent) -> Option<Occupancy> {
         match event {
             LinkEvent::Message(Message::Scan(scan)) => return Some(scan),
             LinkEvent::Message(Message::Button {
                 button,
                 pressed: true,
-            }) => self.presses.push_back(button),
+            }) => {
+                // A second press of a button already down (its release lost) starts over.
+                self.held.retain(|held| held.button != button);
+                self.held.push(HeldButton {
+                    button,
+                    since: Instant::now(),
+                    reported: false,
+                });
+            }
+            LinkEvent::Message(Message::Button {
+                button,
+                pressed: false,
+            }) => {
+                // A release of a button never seen down (pressed before the session) is no press.
+                if let Some(index) = self.held.iter().position(|held| held.button == button) {
+                    let held = self.held.remove(index);
+                    if !held.reported {
+                        let press = if held.since.elapsed() >= self.config.long_press {
+                            ButtonPress::long(button)
+                        } else {
+                            ButtonPress::short(button)
+                        };
+                        self.presses.push_back(press);
+                    }
+                }
+            }
             LinkEvent::Message(Message::Fault(fault)) => self.faults.push(fault),
-            // Releases, motions (no arm here) and damaged frames the link already dealt with.
+            // Motions (no arm here) and damaged frames the link already dealt with.
             LinkEvent::Message(_) | LinkEvent::BadFrame(_) => {}
         }
         None
+    }
+
+    /// The button held longest that has now been down for the long-press time and is not yet
+    /// reported, marked reported; and else when the next one will be.
+    fn long_press_due(&mut self) -> Result<ButtonPress, Option<Instant>> {
+        let long_press = self.config.long_press;
+        let Some(held) = self
+            .held
+            .iter_mut()
+            .filter(|held| !held.reported)
+            .min_by_key(|held| held.since)
+        else {
+            return Err(None);
+        };
+        let due = held.since + long_press;
+        if Instant::now() < due {
+            return Err(Some(due));
+        }
+        held.reported = true;
+        Ok(ButtonPress::long(held.button))
     }
 
     /// Sends one command, done when the controller accepts it.

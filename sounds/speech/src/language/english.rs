@@ -45,6 +45,16 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::CoachWins(Many) => "Careful: now I can win your pieces on squares {squares}.",
         Phrase::CoachKing => "That lets me reach the last row and get a king on square {square}.",
         Phrase::CoachBetter => "A better move was {route}.",
+        Phrase::HintPiece => "Try a move with your piece on square {square}.",
+        Phrase::HintMove => "Move {route}.",
+        Phrase::NoHintsLeft => "You have no hints left in this game.",
+        Phrase::TakeBackOffer(One) => {
+            "You may take that move back: put the piece back on square {squares}, then try another move."
+        }
+        Phrase::TakeBackOffer(Many) => {
+            "You may take that move back: put the pieces back on squares {squares}, then try another move."
+        }
+        Phrase::TakeBackGoOn => "Or press the button to go on.",
     }
 }
 

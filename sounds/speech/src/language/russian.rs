@@ -49,6 +49,16 @@ fn phrase(phrase: Phrase) -> &'static str {
         }
         Phrase::CoachKing => "Теперь я пройду в дамки на поле {square}.",
         Phrase::CoachBetter => "Лучше было сходить {route}.",
+        Phrase::HintPiece => "Попробуйте сходить шашкой с поля {square}.",
+        Phrase::HintMove => "Сходите {route}.",
+        Phrase::NoHintsLeft => "В этой партии подсказок больше нет.",
+        Phrase::TakeBackOffer(One) => {
+            "Этот ход можно взять назад: верните шашку на поле {squares}, а потом попробуйте другой ход."
+        }
+        Phrase::TakeBackOffer(Many) => {
+            "Этот ход можно взять назад: верните шашки на поля {squares}, а потом попробуйте другой ход."
+        }
+        Phrase::TakeBackGoOn => "Или нажмите кнопку, чтобы продолжить.",
     }
 }
 

@@ -48,6 +48,16 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::CoachWins(Many) => "Обережно: тепер я можу виграти ваші шашки на полях {squares}.",
         Phrase::CoachKing => "Тепер я пройду в дамки на полі {square}.",
         Phrase::CoachBetter => "Краще було походити {route}.",
+        Phrase::HintPiece => "Спробуйте походити шашкою з поля {square}.",
+        Phrase::HintMove => "Походіть {route}.",
+        Phrase::NoHintsLeft => "У цій партії підказок більше немає.",
+        Phrase::TakeBackOffer(One) => {
+            "Цей хід можна взяти назад: поверніть шашку на поле {squares}, а потім спробуйте інший хід."
+        }
+        Phrase::TakeBackOffer(Many) => {
+            "Цей хід можна взяти назад: поверніть шашки на поля {squares}, а потім спробуйте інший хід."
+        }
+        Phrase::TakeBackGoOn => "Або натисніть кнопку, щоб продовжити.",
     }
 }
 

@@ -1,11 +1,15 @@
-//! What the robot says about presses and about its own moves, case by case in every language
+//! What the robot says about presses, about its own moves and as a coach (hints, take-back
+//! offers), case by case in every language
 //! (`tests/data/explanations.txt`), and for any scan at all.
 
 use emotions::Language;
 use proptest::prelude::*;
 use rules::recognition::{Recognition, outcome, recognize, verify_robot_move};
 use rules::{Bitboard, Position, Variant, notation};
-use speech::{Utterance, explain_arm_check, explain_recognition, explain_robot_move, fragments};
+use speech::{
+    Hint, Utterance, explain_arm_check, explain_hint, explain_recognition, explain_robot_move,
+    explain_take_back_offer, fragments,
+};
 use testkit::Lcg;
 use testkit::board::{changed as scan, position};
 
@@ -48,7 +52,28 @@ fn every_case_reads_as_written_in_every_language() {
             panic!("expected 3 fields: {}", case[0])
         };
         for language in Language::ALL {
-            let said = if kind == "robot" {
+            let said = if let Some(hint) = kind.strip_prefix("hint-") {
+                let variant = Variant::Russian;
+                let before = position(variant, fen_text);
+                let hint = match hint {
+                    "none" => Hint::NoneLeft,
+                    step => {
+                        let mv = notation::parse_move(&before, third).unwrap();
+                        if step == "piece" {
+                            Hint::Piece(mv.from())
+                        } else {
+                            Hint::Move(mv)
+                        }
+                    }
+                };
+                explain_hint(language, variant, &hint)
+            } else if kind == "take-back" {
+                let variant = Variant::Russian;
+                let before = position(variant, fen_text);
+                let mv = notation::parse_move(&before, third).unwrap();
+                let restore = before.occupied() - outcome(&before, &mv);
+                explain_take_back_offer(language, variant, restore)
+            } else if kind == "robot" {
                 let variant = Variant::Russian;
                 let before = position(variant, fen_text);
                 let mv = notation::parse_move(&before, third).unwrap();
