@@ -22,6 +22,10 @@ const DECIDED: f32 = 0.1;
 /// answer, and so on; far enough for a two-move shot, short enough to be the move's fault.
 const LINE_PLIES: usize = 5;
 
+/// The visitor's expected score before their costliest move from which the robot says they had
+/// been doing well until then: near even or better.
+const DOING_WELL: f32 = 0.4;
+
 /// The coach's settings (`[coach]`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -134,6 +138,8 @@ pub enum AdviceKind {
     /// The visitor took a blunder back, as the robot offered.
     #[serde(rename = "takeback")]
     TakeBack,
+    /// After a game the visitor did not win: the move of theirs that cost the most.
+    TurningPoint,
 }
 
 impl AdviceKind {
@@ -145,6 +151,7 @@ impl AdviceKind {
             AdviceKind::Blunder => "blunder",
             AdviceKind::Hint => "hint",
             AdviceKind::TakeBack => "takeback",
+            AdviceKind::TurningPoint => "turning_point",
         }
     }
 
@@ -224,7 +231,10 @@ impl Advice {
         let mark = match self.kind {
             AdviceKind::Mistake => Some(rules::pdn::MoveMark::Mistake),
             AdviceKind::Blunder => Some(rules::pdn::MoveMark::Blunder),
-            AdviceKind::Inaccuracy | AdviceKind::Hint | AdviceKind::TakeBack => None,
+            AdviceKind::Inaccuracy
+            | AdviceKind::Hint
+            | AdviceKind::TakeBack
+            | AdviceKind::TurningPoint => None,
         };
         let word = self.kind.as_str();
         let scores = format!(
@@ -289,8 +299,39 @@ impl Host {
         if let LogEvent::Advice { text, .. } = &event {
             self.add_note(advice.note(ply, text));
         }
+        self.ratings.push((ply, *advice));
         out.push(Action::Log(event));
         explanation
+    }
+
+    /// The visitor's costliest mistake or blunder of the game, said after a game they did not
+    /// win, and its `advice` event; `None` when there was none.
+    pub(crate) fn turning_point(&self) -> Option<(Utterance, LogEvent)> {
+        let drop = |advice: &Advice| advice.expected_before - advice.expected_after;
+        let (_, advice) = self
+            .ratings
+            .iter()
+            .filter(|(_, advice)| advice.kind.is_said())
+            // The earliest of equal drops: where the game turned first.
+            .rev()
+            .max_by(|(_, a), (_, b)| drop(a).total_cmp(&drop(b)))?;
+        let mv = advice.visitor_move;
+        let explanation = speech::explain_turning_point(
+            self.language,
+            self.variant,
+            &mv,
+            advice.expected_before >= DOING_WELL,
+        );
+        let squares = Bitboard::from_square(mv.from()) | Bitboard::from_square(mv.to());
+        let event = LogEvent::Advice {
+            kind: AdviceKind::TurningPoint,
+            mv: notation::move_text(self.variant, &mv),
+            squares: self.names(squares),
+            text: explanation.text(),
+            expected_before: advice.expected_before,
+            expected_after: advice.expected_after,
+        };
+        Some((explanation, event))
     }
 
     /// The lesson of `advice` in words, and its `advice` event.

@@ -242,3 +242,97 @@ fn the_record_marks_the_blunder_and_notes_the_robots_win_probability() {
     let read = rules::pdn::read(&pdn).unwrap();
     assert_eq!(read[0].game.moves(), host.game().moves());
 }
+
+#[test]
+fn after_a_lost_game_the_robot_names_the_move_where_it_turned_in_every_language() {
+    let cases = [
+        (
+            Language::English,
+            "The turning point was your move from square c3 to square d4; until then you were \
+             doing well.",
+        ),
+        (
+            Language::Russian,
+            "Переломным стал ваш ход с поля c3 на поле d4, а до этого вы играли хорошо.",
+        ),
+        (
+            Language::Ukrainian,
+            "Переломним став ваш хід з поля c3 на поле d4, а до цього ви грали добре.",
+        ),
+    ];
+    for (language, sentence) in cases {
+        // The visitor's last two men walk into the double capture e5:c3:a5.
+        let start = russian("W:Wc3,a3:Be5,h8");
+        let mut host =
+            Host::at_visitors_turn(start, Color::Black, Mind::new(Settings::default(), 1));
+        host.set_language(language);
+        host.set_coach(CoachSettings {
+            take_backs: false,
+            ..CoachSettings::default()
+        });
+        let mut t = 0;
+        let mut visitor = |host: &mut Host, text: &str| {
+            let position = *host.game().position();
+            t += 1_000;
+            host.handle(
+                Event::Button(outcome(&position, &mv(&position, text))),
+                Millis(t),
+            );
+        };
+        let robot = |host: &mut Host, text: &str, v: f32, at: u64| {
+            let position = *host.game().position();
+            let played = mv(&position, text);
+            host.handle(Event::SearchDone(reply(played, v)), Millis(at));
+            host.handle(
+                Event::ArmDone(outcome(&position, &played)),
+                Millis(at + 500),
+            )
+        };
+        visitor(&mut host, "a3-b4");
+        robot(&mut host, "h8-g7", 0.5, 10_000);
+        visitor(&mut host, "c3-d4");
+        let actions = robot(&mut host, "e5:c3:a5", 0.95, 20_000);
+        let turning = logs(&actions)
+            .into_iter()
+            .find_map(|e| match e {
+                LogEvent::Advice {
+                    kind: AdviceKind::TurningPoint,
+                    mv,
+                    squares,
+                    text,
+                    ..
+                } => Some((mv.clone(), squares.clone(), text.clone())),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("no turning point: {actions:?}"));
+        assert_eq!(
+            turning,
+            (
+                "c3-d4".to_owned(),
+                vec!["c3".to_owned(), "d4".to_owned()],
+                sentence.to_owned()
+            )
+        );
+        // Said after the robot's line for its win.
+        let said = actions.iter().find_map(|a| match a {
+            Action::Say {
+                request,
+                explanation: Some(explanation),
+            } if request.category == emotions::Category::Win => Some(explanation.text()),
+            _ => None,
+        });
+        assert_eq!(said.as_deref(), Some(sentence), "{language:?}");
+    }
+}
+
+#[test]
+fn a_game_without_a_mistake_or_one_the_visitor_won_has_no_turning_point() {
+    let (mut host, _) = after_the_blunder(Language::English);
+    // Stopped, not finished: nothing is said.
+    let actions = host.abandon("the test ends", Millis(9_000));
+    assert!(
+        !logs(&actions)
+            .iter()
+            .any(|e| matches!(e, LogEvent::Advice { .. }))
+    );
+}

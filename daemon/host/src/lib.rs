@@ -223,6 +223,8 @@ pub struct Host {
     hints: hint::Hints,
     /// What was taken back in this game and is still to be noted in its record.
     taken_back: take_back::TakenBack,
+    /// The coach's ratings of the visitor's moves in this game, by ply, for its turning point.
+    ratings: Vec<(usize, coach::Advice)>,
 }
 
 impl Host {
@@ -251,6 +253,7 @@ impl Host {
             notes: Vec::new(),
             hints: hint::Hints::default(),
             taken_back: take_back::TakenBack::default(),
+            ratings: Vec::new(),
         }
     }
 
@@ -428,6 +431,7 @@ impl Host {
         self.notes.clear();
         self.hints = hint::Hints::default();
         self.taken_back = take_back::TakenBack::default();
+        self.ratings.clear();
         self.set_lights(BoardLighting::DARK, out);
         out.push(Action::Log(LogEvent::GameStarted {
             variant: self.variant,
@@ -658,7 +662,15 @@ impl Host {
             reason: reason.to_owned(),
             pdn: None,
         }));
-        self.feel(Input::GameOver(feeling), now, out);
+        // After a game the visitor did not win, where it turned for them.
+        let turning_point = (result != "*" && feeling != emotions::RobotResult::Loss)
+            .then(|| self.turning_point())
+            .flatten();
+        let explanation = turning_point.map(|(explanation, event)| {
+            out.push(Action::Log(event));
+            explanation
+        });
+        self.feel_explaining(Input::GameOver(feeling), || explanation, now, out);
         self.set_lights(BoardLighting::DARK, out);
         self.state = State::WaitingForSetup;
         self.paused = false;

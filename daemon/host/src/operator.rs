@@ -151,6 +151,7 @@ impl Host {
         let plies = self.game.moves().len();
         self.notes.retain(|note| note.ply < plies);
         self.taken_back.truncate(plies);
+        self.ratings.retain(|(ply, _)| *ply < plies);
         self.ambiguous.clear();
         let target = self.game.position().occupied();
         self.state = State::Rearranging { target };

@@ -180,6 +180,7 @@ impl Host {
             .expect("a take-back follows the visitor's move");
         let ply = self.game.moves().len();
         self.notes.retain(|note| note.ply != ply);
+        self.ratings.retain(|(rated, _)| *rated != ply);
         let text = notation::move_text(self.variant, &mv);
         let advice = &offer.advice;
         self.taken_back.taken.push((

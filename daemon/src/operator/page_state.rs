@@ -514,6 +514,7 @@ impl PageStateTracker {
             host::AdviceKind::Blunder => format!("Blunder {mv}: {text}"),
             host::AdviceKind::Hint => format!("Hint {mv}: {text}"),
             host::AdviceKind::TakeBack => format!("Taken back: {mv}"),
+            host::AdviceKind::TurningPoint => format!("Turning point {mv}: {text}"),
         };
         self.problem(t, "advice", &said);
     }

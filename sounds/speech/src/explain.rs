@@ -157,6 +157,22 @@ pub fn explain_take_back_offer(
     out
 }
 
+/// After the game, the visitor's move where it turned: `mv`, and whether the visitor had been
+/// `doing_well` until then.
+pub fn explain_turning_point(
+    language: Language,
+    variant: Variant,
+    mv: &Move,
+    doing_well: bool,
+) -> Utterance {
+    let phrase = if doing_well {
+        Phrase::TurningPointAfterGoodPlay
+    } else {
+        Phrase::TurningPoint
+    };
+    Speaker { language, variant }.say(phrase, &[("route", Filler::Route(mv))])
+}
+
 /// The squares to clear and to fill, alone: after the operator changed the game, while the
 /// board does not show it yet.
 pub fn explain_fix(

@@ -85,6 +85,11 @@ pub(crate) enum Phrase {
     TakeBackOffer(Count),
     /// The offer's other choice: press the button to go on.
     TakeBackGoOn,
+    /// After the game: the visitor's move `{route}` was where the game turned.
+    TurningPoint,
+    /// After the game: the visitor's move `{route}` was where the game turned, after a good
+    /// start.
+    TurningPointAfterGoodPlay,
 }
 
 impl Phrase {
@@ -110,6 +115,8 @@ impl Phrase {
             Phrase::HintMove,
             Phrase::NoHintsLeft,
             Phrase::TakeBackGoOn,
+            Phrase::TurningPoint,
+            Phrase::TurningPointAfterGoodPlay,
         ];
         for count in [Count::One, Count::Many] {
             all.extend([
@@ -160,6 +167,8 @@ impl Phrase {
             Phrase::NoHintsLeft => ("hint.none_left", None),
             Phrase::TakeBackOffer(count) => ("take_back.offer", Some(count)),
             Phrase::TakeBackGoOn => ("take_back.go_on", None),
+            Phrase::TurningPoint => ("turning_point", None),
+            Phrase::TurningPointAfterGoodPlay => ("turning_point.after_good_play", None),
         };
         match count {
             Some(count) => format!("{stem}.{}", count.suffix()),

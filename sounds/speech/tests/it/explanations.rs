@@ -8,7 +8,7 @@ use rules::recognition::{Recognition, outcome, recognize, verify_robot_move};
 use rules::{Bitboard, Position, Variant, notation};
 use speech::{
     Hint, Utterance, explain_arm_check, explain_hint, explain_recognition, explain_robot_move,
-    explain_take_back_offer, fragments,
+    explain_take_back_offer, explain_turning_point, fragments,
 };
 use testkit::Lcg;
 use testkit::board::{changed as scan, position};
@@ -67,6 +67,11 @@ fn every_case_reads_as_written_in_every_language() {
                     }
                 };
                 explain_hint(language, variant, &hint)
+            } else if let Some(turn) = kind.strip_prefix("turning-point") {
+                let variant = Variant::Russian;
+                let before = position(variant, fen_text);
+                let mv = notation::parse_move(&before, third).unwrap();
+                explain_turning_point(language, variant, &mv, turn == "-after-good-play")
             } else if kind == "take-back" {
                 let variant = Variant::Russian;
                 let before = position(variant, fen_text);
