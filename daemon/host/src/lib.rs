@@ -312,6 +312,12 @@ impl Host {
         &self.game
     }
 
+    /// What the game's record notes on the move at `ply` (from 0): the coach's mark and
+    /// comment on a visitor's move, the robot's win probability on its own.
+    pub fn move_note(&self, ply: usize) -> Option<&rules::pdn::MoveNote> {
+        self.notes.iter().find(|note| note.ply == ply)
+    }
+
     /// The robot's colour in the current game.
     pub fn robot(&self) -> Color {
         self.robot

@@ -116,8 +116,8 @@ function render(state) {
 
   const plies = game.moves.length ? game.moves[game.moves.length - 1].ply : 0;
   renderList($("moves"), game.moves, (m) => {
-    const li = el("li", { class: m.by, value: String(m.ply) }, m.text);
-    li.title = m.by;
+    const li = el("li", { class: m.mark ? `${m.by} marked` : m.by, value: String(m.ply) }, m.text + m.mark);
+    li.title = m.note ? `${m.by}: ${m.note}` : m.by;
     return li;
   });
   renderGraph($("v-graph"), state.v, plies);

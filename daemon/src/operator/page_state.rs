@@ -81,6 +81,11 @@ pub struct MoveView {
     pub by: &'static str,
     /// Move text.
     pub text: String,
+    /// The coach's mark on a visitor's move: `?` (a mistake), `??` (a blunder) or empty.
+    pub mark: &'static str,
+    /// What the game's record says about the move (the coach's rating and lesson, the robot's
+    /// win probability), if anything.
+    pub note: Option<String>,
 }
 
 /// The board, both ways.
@@ -603,6 +608,11 @@ fn recent_moves(host: &host::Host) -> Vec<MoveView> {
                 "visitor"
             },
             text: notation::move_text(variant, mv),
+            mark: host
+                .move_note(ply)
+                .and_then(|note| note.mark)
+                .map_or("", rules::pdn::MoveMark::as_str),
+            note: host.move_note(ply).and_then(|note| note.comment.clone()),
         })
         .collect()
 }
@@ -805,6 +815,71 @@ mod tests {
         tracker.event(Millis(5_000), &fault, view_of(&host), "2026-12-01");
         assert_eq!(tracker.state().today.date, "2026-12-01");
         assert_eq!(tracker.state().today.stats.faults, 1);
+    }
+
+    #[test]
+    fn the_page_marks_the_visitors_blunder_and_lists_what_it_allows() {
+        let start = rules::fen::parse(Variant::Russian, "W:Wc3,b4,g1:Be5,h8").unwrap();
+        let mut host =
+            Host::at_visitors_turn(start, Color::Black, Mind::new(Settings::default(), 1));
+        host.set_coach(host::CoachSettings {
+            take_backs: false,
+            ..host::CoachSettings::default()
+        });
+        let settings = checkerbot_config::Settings::default();
+        let mut tracker = PageStateTracker::new(&settings, start, false, None, String::new());
+        let mut t = 0;
+        let mut play = |host: &mut Host, tracker: &mut PageStateTracker, text: &str, v: f32| {
+            let position = *host.game().position();
+            let mv = notation::parse_move(&position, text).unwrap();
+            t += 1_000;
+            let event = if position.turn() == Color::White {
+                Event::Button(outcome(&position, &mv))
+            } else {
+                Event::SearchDone(SearchReply {
+                    mv,
+                    v,
+                    pv: vec![mv],
+                    think_ms: 3,
+                })
+            };
+            step(host, tracker, event, t);
+            if position.turn() == Color::Black {
+                step(
+                    host,
+                    tracker,
+                    Event::ArmDone(outcome(&position, &mv)),
+                    t + 500,
+                );
+            }
+        };
+        play(&mut host, &mut tracker, "g1-h2", 0.0);
+        play(&mut host, &mut tracker, "h8-g7", 0.5);
+        play(&mut host, &mut tracker, "c3-d4", 0.0);
+        play(&mut host, &mut tracker, "e5:c3:a5", 0.95);
+        let state = tracker.state();
+        let blunder = state.game.moves.iter().find(|m| m.text == "c3-d4").unwrap();
+        assert_eq!(blunder.mark, "??");
+        assert!(
+            blunder.note.as_deref().is_some_and(
+                |note| note.starts_with("blunder: the visitor's expected score 0.50 -> 0.05")
+            ),
+            "{:?}",
+            blunder.note
+        );
+        assert!(
+            state
+                .game
+                .moves
+                .iter()
+                .filter(|m| m.text != "c3-d4")
+                .all(|m| m.mark.is_empty())
+        );
+        assert!(state.problems.iter().any(|p| {
+            p.kind == "advice"
+                && p.text
+                    .starts_with("Blunder c3-d4: Careful: now I can take your pieces")
+        }));
     }
 
     #[test]
