@@ -307,6 +307,24 @@ impl Host {
         host
     }
 
+    /// A host in a game from `position` with the robot (`robot`) to move, and the actions that
+    /// start its search: like [`Host::at_visitors_turn`], for tests that need the robot's own
+    /// search before the visitor's move (the coach compares the two).
+    pub fn at_robots_turn(
+        position: Position,
+        robot: Color,
+        mind: Mind,
+        now: Millis,
+    ) -> (Host, Vec<Action>) {
+        let mut host = Host::new(position.variant(), RobotColor::Fixed(robot), mind);
+        host.game = Game::from_position(position);
+        host.robot = robot;
+        host.games_started = 1;
+        let mut out = Vec::new();
+        host.think(now, &mut out);
+        (host, out)
+    }
+
     /// The game in progress (or the last one).
     pub fn game(&self) -> &Game {
         &self.game

@@ -1,6 +1,7 @@
 //! The daemon crate's integration tests in one binary, so the workspace links one test executable per crate rather than one per file.
 
 mod calibrate;
+mod coach_search;
 mod doctor;
 mod operator_page;
 mod run;
