@@ -33,6 +33,9 @@ pub enum Category {
     /// The coach: the visitor asked for a hint; the request carries the hint, or that no hint
     /// is left in this game.
     Hint,
+    /// The coach: the visitor found the only good move; the request carries that every other
+    /// move lost material.
+    Praise,
     /// The coach: the visitor's last move was a blunder, and the robot offers to take it back;
     /// the request carries what the move allows and how to take it back.
     TakeBack,
@@ -60,7 +63,7 @@ pub enum Category {
 
 impl Category {
     /// Every category, in the order the docs list them.
-    pub const ALL: [Category; 21] = [
+    pub const ALL: [Category; 22] = [
         Category::GameStart,
         Category::Thinking,
         Category::GoodMoveSelf,
@@ -72,6 +75,7 @@ impl Category {
         Category::LostPiece,
         Category::Advice,
         Category::Hint,
+        Category::Praise,
         Category::TakeBack,
         Category::Surprise,
         Category::IllegalMove,
@@ -95,6 +99,7 @@ impl Category {
                 | Category::RobotMove
                 | Category::Advice
                 | Category::Hint
+                | Category::Praise
                 | Category::TakeBack
                 | Category::MustCapture
                 | Category::FixBoard
@@ -118,6 +123,7 @@ impl Category {
             Category::LostPiece => "lost_piece",
             Category::Advice => "advice",
             Category::Hint => "hint",
+            Category::Praise => "praise",
             Category::TakeBack => "take_back",
             Category::Surprise => "surprise",
             Category::IllegalMove => "illegal_move",

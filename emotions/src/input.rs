@@ -35,6 +35,8 @@ pub enum Input {
     /// The visitor asked for a hint, and the coach answers (with the hint, or that none is
     /// left).
     Hint,
+    /// The visitor's last move was the only good one, and the coach says so.
+    Praise,
     /// The visitor's last move was a blunder: the robot waits with its reply and offers to take
     /// the move back.
     TakeBackOffered,

@@ -56,6 +56,7 @@
 //! | – | The arm made the robot's move | unchanged | unchanged | `robot_move` with the move, when `announce_moves` asks (always) |
 //! | – | The coach rated the visitor's move a mistake or a blunder, and the robot's move asked for no line | unchanged | unchanged | `advice` with what the move allows (always) |
 //! | – | The visitor asked for a hint (a long press) | unchanged | unchanged | `hint` with the hint, or that none is left (always) |
+//! | – | The visitor found the only good move (every other lost about a piece) | unchanged | unchanged | `praise`, after the robot's move line (always) |
 //! | – | The coach rated the visitor's move a blunder and offers to take it back | unchanged | unchanged | `take_back` with what the move allows and how to take it back (always) |
 //! | – | The button pressed before any move | unchanged | unchanged | `illegal_move` with `no_move` (always) |
 //! | – | Captured pieces left on the board, a piece missing or extra, or the board disagrees after the arm moved | unchanged | unchanged | `fix_board`, with the reason where the visitor's press showed it (always) |

@@ -205,6 +205,7 @@ impl Mind {
                 self.say(Category::Hint, 1.0, None, now)
             }
             Input::TakeBackOffered => self.say(Category::TakeBack, 1.0, None, now),
+            Input::Praise => self.say(Category::Praise, 1.0, None, now),
             Input::GameOver(outcome) => self.game_over(outcome, now),
         }
     }

@@ -312,6 +312,7 @@ impl Cooldowns {
             | Category::RobotMove
             | Category::Advice
             | Category::Hint
+            | Category::Praise
             | Category::TakeBack
             | Category::MustCapture
             | Category::FixBoard

@@ -22,6 +22,21 @@ const DECIDED: f32 = 0.1;
 /// answer, and so on; far enough for a two-move shot, short enough to be the move's fault.
 const LINE_PLIES: usize = 5;
 
+/// How much better than every other move the visitor's move must be to be praised: more than
+/// a piece (a man is 0.12 at even chances on the search's curve), so a plain defence of an
+/// attacked man is not praised.
+const PRAISE_GAP: f32 = 0.15;
+
+/// The fewest legal moves a praised choice was made among: with two, the other is often just
+/// a piece left hanging.
+const PRAISE_CHOICES: usize = 3;
+
+/// The most praise in one game, so it stays worth hearing.
+const PRAISE_PER_GAME: usize = 2;
+
+/// How close to the best alternative the visitor's move must be to count as the best.
+const PRAISE_SLACK: f32 = 0.02;
+
 /// The visitor's expected score before their costliest move from which the robot says they had
 /// been doing well until then: near even or better.
 const DOING_WELL: f32 = 0.4;
@@ -140,6 +155,8 @@ pub enum AdviceKind {
     TakeBack,
     /// After a game the visitor did not win: the move of theirs that cost the most.
     TurningPoint,
+    /// The visitor found the only good move: every other lost about a piece or more.
+    Praise,
 }
 
 impl AdviceKind {
@@ -152,6 +169,7 @@ impl AdviceKind {
             AdviceKind::Hint => "hint",
             AdviceKind::TakeBack => "takeback",
             AdviceKind::TurningPoint => "turning_point",
+            AdviceKind::Praise => "praise",
         }
     }
 
@@ -234,7 +252,8 @@ impl Advice {
             AdviceKind::Inaccuracy
             | AdviceKind::Hint
             | AdviceKind::TakeBack
-            | AdviceKind::TurningPoint => None,
+            | AdviceKind::TurningPoint
+            | AdviceKind::Praise => None,
         };
         let word = self.kind.as_str();
         let scores = format!(
@@ -304,6 +323,50 @@ impl Host {
         explanation
     }
 
+    /// Praise for the visitor's last move, when it was the best of their choices by a piece or
+    /// more over every other, in a game not yet decided: logged, and returned in words.
+    pub(crate) fn praise(&mut self, out: &mut Vec<Action>) -> Option<Utterance> {
+        let alternatives = self.alternatives.take()?;
+        let praised = self
+            .ratings
+            .iter()
+            .filter(|(_, advice)| advice.kind == AdviceKind::Praise)
+            .count();
+        if alternatives.len() < PRAISE_CHOICES || praised >= PRAISE_PER_GAME {
+            return None;
+        }
+        let played = *self.game.moves().last()?;
+        let (_, v) = *alternatives.iter().find(|(mv, _)| *mv == played)?;
+        let others = alternatives.iter().filter(|(mv, _)| *mv != played);
+        let best_other = others.map(|(_, v)| *v).fold(f32::NEG_INFINITY, f32::max);
+        let decided = !(DECIDED..=1.0 - DECIDED).contains(&v);
+        if decided || v + PRAISE_SLACK < best_other || v - best_other < PRAISE_GAP {
+            return None;
+        }
+        let explanation = speech::explain_praise(self.language, self.variant);
+        let squares = Bitboard::from_square(played.from()) | Bitboard::from_square(played.to());
+        out.push(Action::Log(LogEvent::Advice {
+            kind: AdviceKind::Praise,
+            mv: notation::move_text(self.variant, &played),
+            squares: self.names(squares),
+            text: explanation.text(),
+            expected_before: v,
+            expected_after: v,
+        }));
+        let ply = self.game.moves().len() - 1;
+        self.ratings.push((
+            ply,
+            Advice {
+                kind: AdviceKind::Praise,
+                visitor_move: played,
+                expected_before: v,
+                expected_after: v,
+                lesson: None,
+            },
+        ));
+        Some(explanation)
+    }
+
     /// The visitor's costliest mistake or blunder of the game, said after a game they did not
     /// win, and its `advice` event; `None` when there was none.
     pub(crate) fn turning_point(&self) -> Option<(Utterance, LogEvent)> {
@@ -311,7 +374,7 @@ impl Host {
         let (_, advice) = self
             .ratings
             .iter()
-            .filter(|(_, advice)| advice.kind.is_said())
+            .filter(|(_, advice)| matches!(advice.kind, AdviceKind::Mistake | AdviceKind::Blunder))
             // The earliest of equal drops: where the game turned first.
             .rev()
             .max_by(|(_, a), (_, b)| drop(a).total_cmp(&drop(b)))?;

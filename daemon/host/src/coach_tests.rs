@@ -336,3 +336,69 @@ fn a_game_without_a_mistake_or_one_the_visitor_won_has_no_turning_point() {
             .any(|e| matches!(e, LogEvent::Advice { .. }))
     );
 }
+
+/// The visitor opens c3-d4 from the start, the robot's search compares it with `others` (each
+/// with the visitor's win probability), and the robot answers f6-g5.
+fn praised(played_v: f32, others: f32) -> Vec<Action> {
+    let start = Position::new(Variant::Russian);
+    let mut host = Host::at_visitors_turn(start, Color::Black, Mind::new(Settings::default(), 1));
+    let played = mv(&start, "c3-d4");
+    let actions = host.handle(Event::Button(outcome(&start, &played)), Millis(1_000));
+    assert!(actions.iter().any(|a| matches!(
+        a,
+        Action::Search {
+            rate_visitor_move: true,
+            ..
+        }
+    )));
+    let alternatives = start
+        .legal_moves()
+        .into_iter()
+        .map(|mv| (mv, if mv == played { played_v } else { others }))
+        .collect();
+    host.handle(Event::Alternatives(alternatives), Millis(1_100));
+    let after = *host.game().position();
+    host.handle(
+        Event::SearchDone(reply(mv(&after, "f6-g5"), 1.0 - played_v)),
+        Millis(1_200),
+    )
+}
+
+#[test]
+fn the_only_move_that_keeps_the_pieces_is_praised_and_one_of_many_is_not() {
+    let actions = praised(0.5, 0.3);
+    let praise = logs(&actions)
+        .into_iter()
+        .find_map(|e| match e {
+            LogEvent::Advice {
+                kind: AdviceKind::Praise,
+                mv,
+                text,
+                ..
+            } => Some((mv.clone(), text.clone())),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("no praise: {actions:?}"));
+    assert_eq!(
+        praise,
+        (
+            "c3-d4".to_owned(),
+            "Everything else loses a piece here.".to_owned()
+        )
+    );
+    let said = actions.iter().find_map(|a| match a {
+        Action::Say {
+            request,
+            explanation: Some(explanation),
+        } if request.category == emotions::Category::Praise => Some(explanation.text()),
+        _ => None,
+    });
+    assert_eq!(said.as_deref(), Some("Everything else loses a piece here."));
+    // Others nearly as good: nothing to praise.
+    let actions = praised(0.5, 0.45);
+    assert!(
+        !logs(&actions)
+            .iter()
+            .any(|e| matches!(e, LogEvent::Advice { .. }))
+    );
+}

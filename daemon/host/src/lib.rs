@@ -68,6 +68,9 @@ pub enum Event {
     LongPress(Bitboard),
     /// The search for a hint finished: its `v` is the visitor's win probability.
     HintDone(SearchReply),
+    /// How the visitor's legal moves before their last one compared: each with the visitor's
+    /// win probability after it (see [`Action::Search`]'s `rate_visitor_move`).
+    Alternatives(Vec<(Move, f32)>),
     /// The search finished.
     SearchDone(SearchReply),
     /// The arm finished the robot's move; the stable scan taken then.
@@ -116,6 +119,10 @@ pub enum Action {
         position: Position,
         /// Earlier positions of the game, oldest first (for repetitions).
         history: Vec<Position>,
+        /// Whether to compare the visitor's alternatives to the move they just made (the last
+        /// of `history` is the position before it) and send them back first, as
+        /// [`Event::Alternatives`], for the coach's praise.
+        rate_visitor_move: bool,
     },
     /// Make the robot's move with the arm and send back [`Event::ArmDone`].
     MoveArm {
@@ -223,8 +230,11 @@ pub struct Host {
     hints: hint::Hints,
     /// What was taken back in this game and is still to be noted in its record.
     taken_back: take_back::TakenBack,
-    /// The coach's ratings of the visitor's moves in this game, by ply, for its turning point.
+    /// The coach's ratings and praise of the visitor's moves in this game, by ply: for its
+    /// turning point and to keep praise rare.
     ratings: Vec<(usize, coach::Advice)>,
+    /// How the visitor's alternatives compared to their last move, for the coach's praise.
+    alternatives: Option<Vec<(Move, f32)>>,
 }
 
 impl Host {
@@ -254,6 +264,7 @@ impl Host {
             hints: hint::Hints::default(),
             taken_back: take_back::TakenBack::default(),
             ratings: Vec::new(),
+            alternatives: None,
         }
     }
 
@@ -366,7 +377,7 @@ impl Host {
         if self.paused {
             match event {
                 // The arm's move is made either way; the board is checked as usual.
-                Event::Tick | Event::ArmDone(_) => {}
+                Event::Tick | Event::ArmDone(_) | Event::Alternatives(_) => {}
                 Event::SearchDone(reply) => {
                     if self.state == State::RobotThinking {
                         self.held_reply = Some(reply);
@@ -416,6 +427,9 @@ impl Host {
                 State::VisitorTurn | State::FixingBoard { .. } | State::Rearranging { .. },
                 Event::Scan(scan),
             ) => self.scanned_during_game(scan, now, &mut out),
+            (State::RobotThinking, Event::Alternatives(alternatives)) => {
+                self.alternatives = Some(alternatives);
+            }
             (State::RobotThinking, Event::SearchDone(reply)) => {
                 self.robot_moves(&reply, now, &mut out);
             }
@@ -549,9 +563,16 @@ impl Host {
         out.push(Action::Log(LogEvent::RobotThinking));
         self.feel(Input::RobotThinking, now, out);
         let positions = self.game.positions();
+        // The visitor's choice is worth comparing when they had one.
+        let rate_visitor_move = self.coach.enabled
+            && positions.len() >= 2
+            && positions[positions.len() - 2].turn() != self.robot
+            && positions[positions.len() - 2].legal_moves().len() >= 2;
+        self.alternatives = None;
         out.push(Action::Search {
             position: *self.game.position(),
             history: positions[..positions.len() - 1].to_vec(),
+            rate_visitor_move,
         });
     }
 
@@ -584,6 +605,12 @@ impl Host {
     ) {
         let before = *self.game.position();
         let visitor_reply = self.game.moves().last().copied();
+        // Praise, when the visitor's move was the only good one, has a line of its own.
+        let praise = if advice.is_none() {
+            self.praise(out)
+        } else {
+            None
+        };
         let evaluation = Evaluation {
             v: reply.v,
             v_pred: self.prediction.map(|p| p.v),
@@ -616,6 +643,9 @@ impl Host {
         let said = self.feel_explaining(Input::RobotMove(evaluation), || lesson.clone(), now, out);
         if let Some(lesson) = lesson.filter(|_| !said) {
             self.feel_explaining(Input::Advice, || Some(lesson), now, out);
+        }
+        if let Some(praise) = praise {
+            self.feel_explaining(Input::Praise, || Some(praise), now, out);
         }
         self.state = State::RobotMoving {
             before,

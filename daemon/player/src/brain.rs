@@ -31,6 +31,14 @@ use search::{Limits, Searcher};
 use crate::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, VARIETY_MARGIN, level};
 use crate::rng::SplitMix;
 
+/// The nodes the search of a visitor's alternatives may visit in all (see
+/// [`Brain::alternatives`]): about a hundredth of a second, enough to see a piece lost a few
+/// moves deep, and a fixed count, so it replays exactly.
+pub const ALTERNATIVES_NODES: u64 = 60_000;
+
+/// How deep each alternative is searched, at most.
+const ALTERNATIVES_DEPTH: u32 = 8;
+
 /// The nodes a hint's search may visit: about a tenth of a second on the robot's computer,
 /// deep enough for the tactics a visitor asks about, and a fixed count, so a hint replays
 /// exactly.
@@ -217,6 +225,33 @@ impl Brain {
             pv: result.pv,
             playouts_or_nodes: result.nodes,
         })
+    }
+
+    /// Every legal move in `position` with the mover's win probability after it, from a short
+    /// alpha-beta search of each (within [`ALTERNATIVES_NODES`] in all): how the visitor's
+    /// choices compared, so the coach can tell the only good move from one of many. Not
+    /// calibrated by a level's map, and independent of the level.
+    pub fn alternatives(&mut self, position: &Position, history: &[Position]) -> Vec<(Move, f32)> {
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            return Vec::new();
+        }
+        let mut line = history.to_vec();
+        line.push(*position);
+        let limits = Limits {
+            depth: ALTERNATIVES_DEPTH,
+            nodes: ALTERNATIVES_NODES / moves.len() as u64,
+        };
+        let unstoppable = AtomicBool::new(false);
+        moves
+            .iter()
+            .map(|mv| {
+                let mut child = *position;
+                child.play_unchecked(mv);
+                let reply = self.searcher.search(&child, &line, limits, &unstoppable);
+                (*mv, 1.0 - reply.win_probability)
+            })
+            .collect()
     }
 
     /// The level it plays at, 1-5.

@@ -520,6 +520,7 @@ impl PageStateTracker {
             host::AdviceKind::Hint => format!("Hint {mv}: {text}"),
             host::AdviceKind::TakeBack => format!("Taken back: {mv}"),
             host::AdviceKind::TurningPoint => format!("Turning point {mv}: {text}"),
+            host::AdviceKind::Praise => format!("Praised {mv}: {text}"),
         };
         self.problem(t, "advice", &said);
     }

@@ -40,7 +40,7 @@ use tokio::time::{Instant, MissedTickBehavior};
 use crate::state::{GameNow, Journal, StateDir, Stats, utc_date};
 pub use backoff::Backoff;
 use face_output::{FaceChanges, FaceCommands, ShownFace};
-use host::{Action, Device, Event, GameRecord, Host, LogEvent, SearchReply, Waiting};
+use host::{Action, Device, Event, GameRecord, Host, LogEvent, Waiting};
 use lights_output::{ShownLights, square_lights};
 pub use observer::{EventContext, EventLog, Observer};
 pub use operate::{Adjustment, Done, OperatorCommand, Request};
@@ -215,7 +215,7 @@ impl<B, M> std::fmt::Debug for Robot<B, M> {
 }
 
 /// What a search task hands back: the player and its answer.
-type ThinkingDone = (Brain, Option<SearchReply>);
+type ThinkingDone = (Brain, thinking::Answer);
 
 /// What an arm task hands back: the mover and how the move went.
 type ArmDone<M> = (M, Result<(), <M as PieceMover>::Error>);
@@ -404,7 +404,7 @@ where
     pub async fn run(mut self, mut shutdown: broadcast::Receiver<()>) -> anyhow::Result<Stats> {
         let mut workers = Workers {
             thinking: None,
-            thinking_for: Purpose::RobotMove,
+            thinking_for: Purpose::Hint,
             stop_thinking: Arc::new(AtomicBool::new(false)),
             moving: None,
         };
@@ -471,13 +471,21 @@ where
         Ok(match wake {
             LoopEvent::Thought(done) => {
                 workers.thinking = None;
-                let (mut brain, reply) = (*done).context("the search thread failed")?;
+                let (mut brain, answer) = (*done).context("the search thread failed")?;
+                let thinking::Answer {
+                    reply,
+                    alternatives,
+                } = answer;
                 if let Some(settings) = self.pending_settings.take() {
                     brain.reconfigure(&settings);
                 }
                 self.brain = Some(brain);
+                if let Some(alternatives) = alternatives {
+                    self.handle(Event::Alternatives(alternatives), workers)
+                        .await?;
+                }
                 match workers.thinking_for {
-                    Purpose::RobotMove => {
+                    Purpose::RobotMove { .. } => {
                         if reply.is_none() {
                             self.fault(
                                 Device::Brain,
@@ -556,7 +564,7 @@ where
         // moves must not look like a new turn to the simulated people.
         // A hint changes nothing the visitor waits for either: they go on with their turn.
         let quiet = match event {
-            Event::Tick | Event::Scan(_) | Event::HintDone(_) => true,
+            Event::Tick | Event::Scan(_) | Event::HintDone(_) | Event::Alternatives(_) => true,
             Event::LongPress(scan) => self.host.asks_for_hint(scan),
             _ => false,
         };
@@ -587,9 +595,14 @@ where
     ) -> anyhow::Result<()> {
         for action in actions {
             match action {
-                Action::Search { position, history } => {
+                Action::Search {
+                    position,
+                    history,
+                    rate_visitor_move,
+                } => {
                     self.stop_hint(workers).await?;
-                    self.start_thinking(Purpose::RobotMove, position, history, workers)?;
+                    let purpose = Purpose::RobotMove { rate_visitor_move };
+                    self.start_thinking(purpose, position, history, workers)?;
                 }
                 Action::Hint { position, history } => {
                     // A hint asked for while another is searched for waits for that one.
@@ -654,7 +667,6 @@ where
         workers.stop_thinking.store(true, Ordering::Relaxed);
         let (brain, _) = task.await.context("the hint's search thread failed")?;
         self.brain = Some(brain);
-        workers.thinking_for = Purpose::RobotMove;
         Ok(())
     }
 

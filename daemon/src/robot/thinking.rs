@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use rules::Position;
+use rules::{Move, Position};
 use tokio::task::JoinHandle;
 
 use host::SearchReply;
@@ -26,8 +26,12 @@ pub enum ThinkOn {
 /// What a search is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Purpose {
-    /// The robot's own move, at its level.
-    RobotMove,
+    /// The robot's own move, at its level; first, when asked, how the visitor's alternatives
+    /// to their last move compared (the last of the history is the position before it).
+    RobotMove {
+        /// Whether to compare the visitor's alternatives.
+        rate_visitor_move: bool,
+    },
     /// A hint for the visitor: the best move the brain finds, whatever the level.
     Hint,
 }
@@ -47,14 +51,20 @@ pub struct Search {
     pub stop: Arc<AtomicBool>,
 }
 
+/// What a search found.
+#[derive(Debug)]
+pub struct Answer {
+    /// The move, `None` only when the position has no move.
+    pub reply: Option<SearchReply>,
+    /// The visitor's alternatives to their last move, each with their win probability after
+    /// it, when asked.
+    pub alternatives: Option<Vec<(Move, f32)>>,
+}
+
 /// Starts a search stopped when its budget of real time has passed or its stop flag is
 /// raised; the task hands the brain back with its answer (`None` only when the position has no
 /// move). A hint's `v` is the visitor's win probability.
-pub fn think(
-    on: ThinkOn,
-    mut brain: Brain,
-    search: Search,
-) -> JoinHandle<(Brain, Option<SearchReply>)> {
+pub fn think(on: ThinkOn, mut brain: Brain, search: Search) -> JoinHandle<(Brain, Answer)> {
     let Search {
         purpose,
         position,
@@ -64,8 +74,18 @@ pub fn think(
     } = search;
     let work = move || {
         let clock = std::time::Instant::now();
+        // A bounded search of its own, before the clock's budget starts to run out.
+        let alternatives = match (purpose, history.split_last()) {
+            (
+                Purpose::RobotMove {
+                    rate_visitor_move: true,
+                },
+                Some((before, earlier)),
+            ) => Some(brain.alternatives(before, earlier)),
+            _ => None,
+        };
         let thought = within_budget(budget, &stop, |stop| match purpose {
-            Purpose::RobotMove => brain.think(&position, &history, stop),
+            Purpose::RobotMove { .. } => brain.think(&position, &history, stop),
             Purpose::Hint => brain.hint(&position, &history, stop),
         });
         let reply = thought.map(|thought| SearchReply {
@@ -74,7 +94,13 @@ pub fn think(
             pv: thought.pv,
             think_ms: clock.elapsed().as_millis() as u64,
         });
-        (brain, reply)
+        (
+            brain,
+            Answer {
+                reply,
+                alternatives,
+            },
+        )
     };
     match on {
         ThinkOn::Worker => tokio::task::spawn_blocking(work),

@@ -157,6 +157,11 @@ pub fn explain_take_back_offer(
     out
 }
 
+/// Why the coach praises the visitor's move: every other one loses about a piece.
+pub fn explain_praise(language: Language, variant: Variant) -> Utterance {
+    Speaker { language, variant }.say(Phrase::Praise, &[])
+}
+
 /// After the game, the visitor's move where it turned: `mv`, and whether the visitor had been
 /// `doing_well` until then.
 pub fn explain_turning_point(

@@ -85,6 +85,8 @@ pub(crate) enum Phrase {
     TakeBackOffer(Count),
     /// The offer's other choice: press the button to go on.
     TakeBackGoOn,
+    /// The visitor's move was the only good one.
+    Praise,
     /// After the game: the visitor's move `{route}` was where the game turned.
     TurningPoint,
     /// After the game: the visitor's move `{route}` was where the game turned, after a good
@@ -115,6 +117,7 @@ impl Phrase {
             Phrase::HintMove,
             Phrase::NoHintsLeft,
             Phrase::TakeBackGoOn,
+            Phrase::Praise,
             Phrase::TurningPoint,
             Phrase::TurningPointAfterGoodPlay,
         ];
@@ -167,6 +170,7 @@ impl Phrase {
             Phrase::NoHintsLeft => ("hint.none_left", None),
             Phrase::TakeBackOffer(count) => ("take_back.offer", Some(count)),
             Phrase::TakeBackGoOn => ("take_back.go_on", None),
+            Phrase::Praise => ("praise", None),
             Phrase::TurningPoint => ("turning_point", None),
             Phrase::TurningPointAfterGoodPlay => ("turning_point.after_good_play", None),
         };

@@ -55,6 +55,7 @@ fn phrase(phrase: Phrase) -> &'static str {
             "You may take that move back: put the pieces back on squares {squares}, then try another move."
         }
         Phrase::TakeBackGoOn => "Or press the button to go on.",
+        Phrase::Praise => "Everything else loses a piece here.",
         Phrase::TurningPoint => "The turning point was your move {route}.",
         Phrase::TurningPointAfterGoodPlay => {
             "The turning point was your move {route}; until then you were doing well."

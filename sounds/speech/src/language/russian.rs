@@ -59,6 +59,7 @@ fn phrase(phrase: Phrase) -> &'static str {
             "Этот ход можно взять назад: верните шашки на поля {squares}, а потом попробуйте другой ход."
         }
         Phrase::TakeBackGoOn => "Или нажмите кнопку, чтобы продолжить.",
+        Phrase::Praise => "Любой другой ход здесь теряет шашку.",
         Phrase::TurningPoint => "Переломным стал ваш ход {route}.",
         Phrase::TurningPointAfterGoodPlay => {
             "Переломным стал ваш ход {route}, а до этого вы играли хорошо."

@@ -58,6 +58,7 @@ fn phrase(phrase: Phrase) -> &'static str {
             "Цей хід можна взяти назад: поверніть шашки на поля {squares}, а потім спробуйте інший хід."
         }
         Phrase::TakeBackGoOn => "Або натисніть кнопку, щоб продовжити.",
+        Phrase::Praise => "Будь-який інший хід тут втрачає шашку.",
         Phrase::TurningPoint => "Переломним став ваш хід {route}.",
         Phrase::TurningPointAfterGoodPlay => {
             "Переломним став ваш хід {route}, а до цього ви грали добре."
