@@ -6,7 +6,7 @@ use rules::recognition::outcome;
 use rules::{Bitboard, Color, Move, Position, Variant, fen, notation};
 use speech::Lesson;
 
-use super::tests::logs;
+use super::tests::{finished_record, logs};
 use super::{
     Action, AdviceKind, CoachSettings, CoachSettingsError, Event, Host, LogEvent, SearchReply,
 };
@@ -221,14 +221,7 @@ fn a_blunder_is_logged_and_said_with_its_squares_in_every_language() {
 #[test]
 fn the_record_marks_the_blunder_and_notes_the_robots_win_probability() {
     let (mut host, _) = after_the_blunder(Language::English);
-    let record = host
-        .abandon("the test ends", Millis(9_000))
-        .into_iter()
-        .find_map(|action| match action {
-            Action::GameFinished(record) => Some(record),
-            _ => None,
-        })
-        .unwrap();
+    let record = finished_record(&mut host, 9_000);
     let pdn = record.pdn(&[]);
     for written in [
         "1. g1-h2 h8-g7 {v 0.50} 2. c3-d4??",

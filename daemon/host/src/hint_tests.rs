@@ -6,21 +6,8 @@ use rules::recognition::outcome;
 use rules::{Color, Position};
 
 use super::coach_tests::{mv, reply};
-use super::tests::logs;
+use super::tests::{logs, robot_answers, said};
 use super::{Action, AdviceKind, BoardLighting, CoachSettings, Event, Host, LogEvent};
-
-fn said(actions: &[Action]) -> Vec<String> {
-    actions
-        .iter()
-        .filter_map(|a| match a {
-            Action::Say {
-                explanation: Some(explanation),
-                ..
-            } => Some(explanation.text()),
-            _ => None,
-        })
-        .collect()
-}
 
 fn hint_search(actions: &[Action]) -> Option<Position> {
     actions.iter().find_map(|a| match a {
@@ -36,6 +23,18 @@ fn visitor_to_move(coach: CoachSettings) -> Host {
     host.set_language(Language::English);
     host.set_coach(coach);
     host
+}
+
+/// A game that allows one hint, and the visitor's long press for it at the start.
+fn one_hint_a_game_asked_for() -> (Host, Position) {
+    let coach = CoachSettings {
+        hints_per_game: 1,
+        ..CoachSettings::default()
+    };
+    let mut host = visitor_to_move(coach);
+    let start = *host.game().position();
+    host.handle(Event::LongPress(start.occupied()), Millis(1_000));
+    (host, start)
 }
 
 #[test]
@@ -91,20 +90,11 @@ fn a_long_press_shows_the_piece_to_move_and_a_second_one_the_whole_move() {
 
 #[test]
 fn the_games_hints_run_out_and_the_visitor_hears_so() {
-    let coach = CoachSettings {
-        hints_per_game: 1,
-        ..CoachSettings::default()
-    };
-    let mut host = visitor_to_move(coach);
-    let start = *host.game().position();
-    host.handle(Event::LongPress(start.occupied()), Millis(1_000));
+    let (mut host, start) = one_hint_a_game_asked_for();
     let first = mv(&start, "c3-d4");
     host.handle(Event::HintDone(reply(first, 0.5)), Millis(1_100));
     host.handle(Event::Button(outcome(&start, &first)), Millis(2_000));
-    let position = *host.game().position();
-    let answer = mv(&position, "f6-g5");
-    host.handle(Event::SearchDone(reply(answer, 0.5)), Millis(3_000));
-    host.handle(Event::ArmDone(outcome(&position, &answer)), Millis(4_000));
+    robot_answers(&mut host, "f6-g5", 3_000);
     let now = host.game().position().occupied();
     let actions = host.handle(Event::LongPress(now), Millis(5_000));
     assert_eq!(hint_search(&actions), None);
@@ -137,22 +127,13 @@ fn a_long_press_after_a_move_is_a_press_and_without_hints_it_asks_for_a_move() {
 
 #[test]
 fn a_hint_still_searched_for_when_the_visitor_moves_is_not_given_and_does_not_count() {
-    let coach = CoachSettings {
-        hints_per_game: 1,
-        ..CoachSettings::default()
-    };
-    let mut host = visitor_to_move(coach);
-    let start = *host.game().position();
-    host.handle(Event::LongPress(start.occupied()), Millis(1_000));
+    let (mut host, start) = one_hint_a_game_asked_for();
     let played = mv(&start, "c3-d4");
     host.handle(Event::Button(outcome(&start, &played)), Millis(1_500));
     // The robot's search stopped the hint's; a late answer would be stale anyway.
     let stale = host.handle(Event::HintDone(reply(played, 0.5)), Millis(1_600));
     assert!(said(&stale).is_empty());
-    let position = *host.game().position();
-    let answer = mv(&position, "f6-g5");
-    host.handle(Event::SearchDone(reply(answer, 0.5)), Millis(3_000));
-    host.handle(Event::ArmDone(outcome(&position, &answer)), Millis(4_000));
+    robot_answers(&mut host, "f6-g5", 3_000);
     let now = *host.game().position();
     let actions = host.handle(Event::LongPress(now.occupied()), Millis(5_000));
     assert_eq!(hint_search(&actions), Some(now));

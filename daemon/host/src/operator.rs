@@ -232,6 +232,18 @@ impl Host {
             }
             return;
         }
+        self.ask_for(target, scan, now, out);
+    }
+
+    /// The board at `scan` is not `target`: logs it, says which squares to clear and to fill,
+    /// and lights them.
+    pub(super) fn ask_for(
+        &mut self,
+        target: Bitboard,
+        scan: Bitboard,
+        now: Millis,
+        out: &mut Vec<Action>,
+    ) {
         let (missing, extra) = (target - scan, scan - target);
         out.push(Action::Log(LogEvent::BoardMismatch {
             missing: self.names(missing),

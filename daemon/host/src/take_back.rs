@@ -140,14 +140,7 @@ impl Host {
             return;
         }
         // Nearer the board as it is: what to put right to go on.
-        let (missing, extra) = (is - scan, scan - is);
-        out.push(Action::Log(LogEvent::BoardMismatch {
-            missing: self.names(missing),
-            extra: self.names(extra),
-        }));
-        let explanation = speech::explain_fix(self.language, self.variant, extra, missing);
-        self.feel_explaining(Input::BoardMismatch, || Some(explanation), now, out);
-        self.set_lights(BoardLighting::fix(extra, missing), out);
+        self.ask_for(is, scan, now, out);
     }
 
     /// A read of the board while a take-back is on offer: the pieces back where they were take

@@ -6,21 +6,8 @@ use rules::Bitboard;
 use rules::recognition::outcome;
 
 use super::coach_tests::{after_the_blunder_with, mv, reply};
-use super::tests::logs;
+use super::tests::{finished_record, logs, said};
 use super::{Action, AdviceKind, BoardLighting, CoachSettings, Event, Host, LogEvent, Waiting};
-
-fn said(actions: &[Action]) -> Vec<String> {
-    actions
-        .iter()
-        .filter_map(|a| match a {
-            Action::Say {
-                explanation: Some(explanation),
-                ..
-            } => Some(explanation.text()),
-            _ => None,
-        })
-        .collect()
-}
 
 fn advice_kinds(actions: &[Action]) -> Vec<AdviceKind> {
     logs(actions)
@@ -99,14 +86,7 @@ fn the_board_back_where_it_was_takes_the_move_back_and_the_record_keeps_only_the
     let other = mv(&before, "b4-a5");
     let actions = host.handle(Event::Button(outcome(&before, &other)), Millis(8_000));
     assert!(actions.iter().any(|a| matches!(a, Action::Search { .. })));
-    let record = host
-        .abandon("the test ends", Millis(9_000))
-        .into_iter()
-        .find_map(|action| match action {
-            Action::GameFinished(record) => Some(record),
-            _ => None,
-        })
-        .unwrap();
+    let record = finished_record(&mut host, 9_000);
     let pdn = record.pdn(&[]);
     // PDN wraps long lines; the words are what count.
     let flat = pdn.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -192,14 +172,7 @@ fn every_move_taken_back_at_a_ply_is_noted_on_the_move_finally_played() {
     host.handle(Event::Scan(before.occupied()), Millis(10_000));
     let last = mv(&before, "b4-a5");
     host.handle(Event::Button(outcome(&before, &last)), Millis(11_000));
-    let record = host
-        .abandon("the test ends", Millis(12_000))
-        .into_iter()
-        .find_map(|action| match action {
-            Action::GameFinished(record) => Some(record),
-            _ => None,
-        })
-        .unwrap();
+    let record = finished_record(&mut host, 12_000);
     assert_eq!(record.moves.last(), Some(&last));
     let flat = record
         .pdn(&[])

@@ -24,6 +24,39 @@ pub(super) fn logs(actions: &[Action]) -> Vec<&LogEvent> {
         .collect()
 }
 
+/// The explanations said, in order.
+pub(super) fn said(actions: &[Action]) -> Vec<String> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Say {
+                explanation: Some(explanation),
+                ..
+            } => Some(explanation.text()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The record of the game `host` plays, ended now.
+pub(super) fn finished_record(host: &mut Host, t: u64) -> super::GameRecord {
+    host.abandon("the test ends", Millis(t))
+        .into_iter()
+        .find_map(|action| match action {
+            Action::GameFinished(record) => Some(record),
+            _ => None,
+        })
+        .expect("a game was in progress")
+}
+
+/// The robot answers with `text` (at even chances) and the arm makes the move.
+pub(super) fn robot_answers(host: &mut Host, text: &str, t: u64) -> Vec<Action> {
+    let position = *host.game().position();
+    let (mv, reply) = reply(&position, text);
+    host.handle(Event::SearchDone(reply), Millis(t));
+    host.handle(Event::ArmDone(outcome(&position, &mv)), Millis(t + 500))
+}
+
 pub(super) fn play(host: &mut Host, text: &str, t: u64) -> Vec<Action> {
     let position = *host.game().position();
     let mv = notation::parse_move(&position, text).unwrap();
