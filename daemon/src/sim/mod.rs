@@ -381,8 +381,15 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
         settings.coach,
         Millis(0),
     )?;
+    // A visitor asks for hints only where the robot gives them: a long press is an ordinary
+    // press otherwise, and the visitor would take its refusal for a turn of its own.
+    let hints = if settings.coach.enabled && settings.coach.hints_per_game > 0 {
+        args.hints
+    } else {
+        0.0
+    };
     let visitor = Visitor::new(args.visitor.clone(), rng.next_u64(), args.mistakes)?
-        .coached(args.hints, args.takebacks);
+        .coached(hints, args.takebacks);
     let mut setup = PreparedSim {
         args,
         settings,

@@ -1134,3 +1134,24 @@ fn simulated_visitors_ask_for_hints_and_take_blunders_back_end_to_end() {
     );
     assert_eq!(archived(state.path()).len(), 10);
 }
+
+#[test]
+fn a_visitor_asks_for_no_hint_where_the_settings_give_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("checkerbot.toml");
+    std::fs::write(&config, "[coach]\nhints_per_game = 0\n").unwrap();
+    let (_, log) = run_sim(&[
+        "--fast",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--hints",
+        "0.5",
+        "--config",
+        config.to_str().unwrap(),
+    ]);
+    for refused in ["button_held", "visitor_mistake", "board_mismatch"] {
+        assert!(!log.iter().any(|e| kind(e) == refused), "{refused}");
+    }
+}
