@@ -127,9 +127,9 @@ impl LoopConfig {
 /// small children.
 const FORGIVING_LEVEL: u8 = 2;
 
-/// Whether the settings' level offers take-backs even with the coach off.
-fn forgiving(settings: &checkerbot_config::Settings) -> bool {
-    settings.play.level <= FORGIVING_LEVEL
+/// Whether `level` offers take-backs even with the coach off.
+fn forgiving(level: u8) -> bool {
+    level <= FORGIVING_LEVEL
 }
 
 /// The colour the host plays for the settings' `game.robot`.
@@ -280,7 +280,7 @@ where
         } = startup;
         // The visitor's messages and the explanations are in the voice's language.
         host.set_language(voice.language());
-        host.set_forgiving(brain.level() <= FORGIVING_LEVEL);
+        host.set_forgiving(forgiving(brain.level()));
         let session = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis())
@@ -356,7 +356,7 @@ where
         self.voice.apply(&settings.sounds);
         self.host.set_language(settings.sounds.language);
         self.host.set_coach(settings.coach);
-        self.host.set_forgiving(forgiving(settings));
+        self.host.set_forgiving(forgiving(settings.play.level));
         if let Some(link) = &mut self.operator {
             link.settings = settings.clone();
         }
@@ -404,6 +404,7 @@ where
     pub async fn run(mut self, mut shutdown: broadcast::Receiver<()>) -> anyhow::Result<Stats> {
         let mut workers = Workers {
             thinking: None,
+            // Read only while `thinking` holds a search; set when one starts.
             thinking_for: Purpose::Hint,
             stop_thinking: Arc::new(AtomicBool::new(false)),
             moving: None,
