@@ -14,6 +14,8 @@ mod setting_error;
 mod validate;
 
 pub use load::{ENV_PREFIX, LoadError, load, load_with_env, parse};
+// The level is the host's type (its events name it), like the coach's settings.
+pub use host::{PlayLevel, PlayLevelError};
 pub use sections::{
     ArmKind, DeviceSettings, GameSettings, OperatorSettings, PathSettings, PlaySettings, RobotSide,
     SensorSettings, Settings,

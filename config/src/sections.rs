@@ -4,6 +4,8 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 
 use rules::Variant;
+
+use host::PlayLevel;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// Everything an operator can set.
@@ -82,8 +84,11 @@ pub enum RobotSide {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct PlaySettings {
-    /// 1 (gentle, for small children) to 5 (as strong as the machine allows).
-    pub level: u8,
+    /// 1 (gentle, for small children) to 5 (as strong as the machine allows), or adaptive.
+    pub level: PlayLevel,
+    /// The visitor's expected score the adaptive level aims at: a little under one half, so
+    /// that the visitor usually just loses or just wins.
+    pub adaptive_target: f32,
     /// The longest the robot thinks about one move, in milliseconds.
     pub move_time_ms: u64,
 }
@@ -91,7 +96,8 @@ pub struct PlaySettings {
 impl Default for PlaySettings {
     fn default() -> PlaySettings {
         PlaySettings {
-            level: 3,
+            level: PlayLevel::Fixed(3),
+            adaptive_target: 0.45,
             move_time_ms: 2_000,
         }
     }

@@ -35,7 +35,10 @@ impl fmt::Display for Problem {
 /// when it has the wrong type.
 pub(crate) fn allowed(key: &str) -> Option<&'static str> {
     Some(match key {
-        "play.level" => "levels run from 1 (gentle) to 5 (strongest)",
+        "play.level" => "levels run from 1 (gentle) to 5 (strongest), or write \"adaptive\"",
+        "play.adaptive_target" => {
+            "the visitor's expected score the adaptive level aims at is 0.2 to 0.8"
+        }
         "play.move_time_ms" => "the robot's time a move is 100 to 60000 milliseconds",
         "sensor.debounce_reads" => "the reads that must agree are 1 to 50",
         "sensor.read_interval_ms" => "the time between reads is 1 to 1000 milliseconds",
@@ -102,10 +105,17 @@ impl Settings {
     fn check_numbers(&self, problems: &mut Problems) {
         let level = self.play.level;
         problems.in_range(
-            (1..=5).contains(&level),
+            level.fixed().is_none_or(|level| (1..=5).contains(&level)),
             "play.level",
             &level,
             "not a level; ",
+        );
+        let target = self.play.adaptive_target;
+        problems.in_range(
+            (0.2..=0.8).contains(&target),
+            "play.adaptive_target",
+            &target,
+            "",
         );
         let time = self.play.move_time_ms;
         problems.in_range(

@@ -79,6 +79,7 @@ pub fn watch_settings(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use checkerbot_config::PlayLevel;
 
     async fn next(reloads: &mut mpsc::UnboundedReceiver<Settings>) -> Settings {
         tokio::time::timeout(Duration::from_secs(5), reloads.recv())
@@ -104,7 +105,7 @@ mod tests {
             .unwrap()
             .set_modified(later(10))
             .unwrap();
-        assert_eq!(next(&mut reloads).await.play.level, 4);
+        assert_eq!(next(&mut reloads).await.play.level, PlayLevel::Fixed(4));
 
         // A typo is refused; the next good version gets through.
         std::fs::write(&path, "[play]\nlevle = 5\n").unwrap();
@@ -114,6 +115,6 @@ mod tests {
         std::fs::write(&path, "[play]\nlevel = 1\n").unwrap();
         let file = std::fs::File::options().write(true).open(&path).unwrap();
         file.set_modified(later(30)).unwrap();
-        assert_eq!(next(&mut reloads).await.play.level, 1);
+        assert_eq!(next(&mut reloads).await.play.level, PlayLevel::Fixed(1));
     }
 }

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use checkerbot_config::{LoadError, RobotSide, Settings, load_with_env};
+use checkerbot_config::{LoadError, PlayLevel, RobotSide, Settings, load_with_env};
 use emotions::Attitude;
 
 const DOCUMENTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/checkerbot.toml");
@@ -67,7 +67,7 @@ fn a_file_names_only_what_it_changes_and_the_environment_wins() {
         ]),
     )
     .unwrap();
-    assert_eq!(settings.play.level, 5);
+    assert_eq!(settings.play.level, PlayLevel::Fixed(5));
     assert_eq!(settings.emotions.attitude, Attitude::Rival);
     assert_eq!(settings.game.robot, RobotSide::White);
     assert_eq!(settings.sensor, Settings::default().sensor);
@@ -186,7 +186,7 @@ fn settings_text_reads_like_a_file_and_names_what_is_wrong() {
         Settings::default()
     );
     let settings = checkerbot_config::parse("[play]\nlevel = 2\n").unwrap();
-    assert_eq!(settings.play.level, 2);
+    assert_eq!(settings.play.level, PlayLevel::Fixed(2));
     let typo = checkerbot_config::parse("[emotions]\natitude = \"rival\"\n").unwrap_err();
     assert!(typo.to_string().contains("atitude"), "{typo}");
     let range = checkerbot_config::parse("[play]\nlevel = 9\n").unwrap_err();

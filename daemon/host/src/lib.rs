@@ -22,6 +22,7 @@ mod log_event;
 mod operator;
 #[cfg(test)]
 mod operator_tests;
+mod play_level;
 mod record;
 mod snapshot;
 mod take_back;
@@ -34,6 +35,7 @@ pub use coach::{AdviceKind, CoachSettings, CoachSettingsError};
 pub use lights::{BoardLighting, LightColour, LightMode, SquareLight};
 pub use log_event::{Device, LitSquare, LogEvent, MistakeReason, OperatorAction};
 pub use operator::Refused;
+pub use play_level::{PlayLevel, PlayLevelError};
 pub use record::GameRecord;
 pub use snapshot::{ResumeError, Snapshot};
 

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use crate::coach::{AdviceKind, CoachSettings};
 use crate::lights::{BoardLighting, LightColour, LightMode};
+use crate::play_level::PlayLevel;
 
 /// What a fault or a reconnection concerns, so counters and the operator can tell a loose USB
 /// cable on the arm from a flickering sensor on the board.
@@ -157,7 +158,7 @@ pub enum LogEvent {
     /// The settings were reloaded (SIGHUP or a changed file) and apply from the next move.
     SettingsReloaded {
         /// `play.level`.
-        level: u8,
+        level: PlayLevel,
         /// `emotions.attitude`.
         attitude: Attitude,
         /// `sounds.language` (`en`, `ru`, `uk`).
@@ -314,7 +315,7 @@ mod tests {
         };
         assert_eq!(json(&voice)["category"], "opponent_blunder");
         let reloaded = LogEvent::SettingsReloaded {
-            level: 3,
+            level: PlayLevel::Fixed(3),
             attitude: Attitude::Rival,
             language: Language::Ukrainian,
             volume: 1.0,

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use search::{Limits, Searcher};
 
+use checkerbot_config::PlayLevel;
 use player::Brain;
 use player::rng::SplitMix;
 use rules::{Game, GameResult, Move, Variant};
@@ -31,7 +32,9 @@ pub struct Args {
     #[arg(long)]
     variant: Variant,
     /// First player: `random`, `depth:N`, `nodes:N` or `time:MS` (alpha-beta), `level:N` (the
-    /// robot), `level:N@DIR` (the robot with the networks in DIR, to compare a new one).
+    /// robot), `level:adaptive` (the robot choosing its strength against its opponent, with
+    /// `play.adaptive_target` from the environment), `level:N@DIR` (the robot with the networks
+    /// in DIR, to compare a new one).
     #[arg(long)]
     first: PlayerSpec,
     /// Second player, same forms.
@@ -75,7 +78,7 @@ pub enum PlayerSpec {
     /// its variety among near-equal moves (to measure what the variety costs).
     Level {
         /// The level.
-        level: u8,
+        level: PlayLevel,
         /// The folder of the networks, if not the settings'.
         dir: Option<PathBuf>,
         /// Without the level's variety.
@@ -88,8 +91,8 @@ impl FromStr for PlayerSpec {
     fn from_str(s: &str) -> Result<PlayerSpec, String> {
         let bad = || {
             format!(
-                "{s:?}: expected random, depth:N, nodes:N, time:MS, level:1..5, level:N@DIR, \
-                 exact:N or exact:N@DIR"
+                "{s:?}: expected random, depth:N, nodes:N, time:MS, level:1..5, level:adaptive, \
+                 level:N@DIR, exact:N or exact:N@DIR"
             )
         };
         match s.split_once(':') {
@@ -103,13 +106,12 @@ impl FromStr for PlayerSpec {
                     Some((n, dir)) => (n, Some(PathBuf::from(dir))),
                     None => (n, None),
                 };
+                let exact = kind == "exact";
                 match n.parse() {
-                    Ok(level @ 1..=5) => Ok(PlayerSpec::Level {
-                        level,
-                        dir,
-                        exact: kind == "exact",
-                    }),
-                    _ => Err(bad()),
+                    // The adaptive level has no variety to leave out.
+                    Ok(PlayLevel::Adaptive) if exact => Err(bad()),
+                    Ok(level) => Ok(PlayerSpec::Level { level, dir, exact }),
+                    Err(_) => Err(bad()),
                 }
             }
             _ => Err(bad()),
@@ -145,10 +147,16 @@ struct Player {
     chosen: u32,
     /// The `level:N` player's v of each move in the current game, and the raw v it came from.
     vs: Vec<(f32, f32)>,
+    /// The opponent's expected score a `level:adaptive` player aims at.
+    target: f32,
+    /// Over every move of a `level:adaptive` player: the sum of |the opponent's expected score
+    /// (1 - v) - target| and the moves.
+    off_target: (f64, u32),
 }
 
 impl Player {
     fn new(spec: &PlayerSpec, args: &Args, seed: u64) -> anyhow::Result<Player> {
+        let mut target = 0.5;
         let brain = match spec {
             PlayerSpec::Level { level, dir, exact } => {
                 let mut settings = checkerbot_config::load(None)
@@ -161,6 +169,7 @@ impl Player {
                 }
                 settings.play.move_time_ms = args.move_time_ms;
                 let mut brain = Brain::new(&settings, seed);
+                target = settings.play.adaptive_target;
                 if *exact {
                     brain = brain.without_variety();
                 }
@@ -177,6 +186,8 @@ impl Player {
             longest: Duration::ZERO,
             chosen: 0,
             vs: Vec::new(),
+            target,
+            off_target: (0.0, 0),
         })
     }
 
@@ -201,6 +212,11 @@ impl Player {
             return match thought {
                 Some(thought) => {
                     self.vs.push((thought.v, thought.raw_v));
+                    if brain.level() == PlayLevel::Adaptive {
+                        let off = f64::from((1.0 - thought.v - self.target).abs());
+                        self.off_target.0 += off;
+                        self.off_target.1 += 1;
+                    }
                     thought.mv
                 }
                 None => moves[0],
@@ -336,6 +352,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 player.longest.as_secs_f64() * 1e3
             );
         }
+        if let Some(brain) = &player.brain
+            && let (Some(cost), (sum, moves @ 1..)) =
+                (brain.adaptive_visitor_cost(), player.off_target)
+        {
+            println!(
+                "{}: the opponent's expected score {:.2} off the target {:.2} on average over \
+                 its moves; the opponent's moves cost {cost:.0} hundredths of a man on average \
+                 at the end",
+                player.spec,
+                sum / f64::from(moves),
+                player.target,
+            );
+        }
     }
     if let Some(out) = &mut v_log {
         out.flush().context("writing the v log")?;
@@ -403,6 +432,7 @@ mod tests {
             "level:1",
             "level:5",
             "level:3@target/candidate",
+            "level:adaptive",
             "exact:3",
             "exact:4@target/candidate",
         ] {
@@ -418,6 +448,7 @@ mod tests {
             "level:3@",
             "level:@dir",
             "exact:9",
+            "exact:adaptive",
         ] {
             let err = bad.parse::<PlayerSpec>().unwrap_err();
             assert!(err.contains("level:1..5"), "{err}");

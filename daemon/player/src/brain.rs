@@ -21,19 +21,21 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use checkerbot_config::Settings;
+use checkerbot_config::{PlayLevel, Settings};
 use network::calibration::ValueCalibration;
 use network::runtime::{Network, NetworkEvaluator, library};
 use rules::{Move, Position, Variant};
 use search::mcts::{Mcts, MctsConfig, MctsLimits};
 use search::{Limits, Searcher};
 
-use crate::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, VARIETY_MARGIN, level};
+use crate::adaptive::{Adaptive, Choice};
+use crate::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, VARIETY_MARGIN};
 use crate::rng::SplitMix;
 
 /// The nodes the search of a visitor's alternatives may visit in all (see
-/// [`Brain::alternatives`]): about a hundredth of a second, enough to see a piece lost a few
-/// moves deep, and a fixed count, so it replays exactly.
+/// [`Brain::alternatives`]), and the adaptive level's scoring of its own moves: a few hundredths
+/// of a second, enough to see a piece lost a few moves deep, and a fixed count, so it replays
+/// exactly.
 pub const ALTERNATIVES_NODES: u64 = 60_000;
 
 /// How deep each alternative is searched, at most.
@@ -97,12 +99,15 @@ pub struct Brain {
     seed: u64,
     /// Whether the level's variety among near-equal moves applies (see [`Level::variety`]).
     variety: bool,
+    /// At the adaptive level, what it learnt of the visitor (it then plays alpha-beta, with
+    /// level 5's search at full strength).
+    adaptive: Option<Adaptive>,
 }
 
 impl std::fmt::Debug for Brain {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Brain")
-            .field("level", &self.level.number)
+            .field("level", &self.level())
             .field("variant", &self.variant)
             .field("plays", &self.describe())
             .finish_non_exhaustive()
@@ -114,7 +119,7 @@ impl Brain {
     /// ONNX Runtime library or the model cannot be loaded or does not match, logs one warning
     /// and plays with alpha-beta. Never panics, never fails.
     pub fn new(settings: &Settings, seed: u64) -> Brain {
-        let level = level(settings.play.level);
+        let level = playing_level(settings.play.level);
         let source = source(settings, level);
         let player = load(&source);
         Brain {
@@ -126,6 +131,8 @@ impl Brain {
             rng: SplitMix::new(seed),
             seed,
             variety: true,
+            adaptive: (settings.play.level == PlayLevel::Adaptive)
+                .then(|| Adaptive::new(settings.play.adaptive_target)),
         }
     }
 
@@ -140,9 +147,18 @@ impl Brain {
     /// Applies a changed level or variant from a configuration reload; the model is reloaded
     /// only if the file (or the library) to use changed.
     pub fn reconfigure(&mut self, settings: &Settings) {
-        let level = level(settings.play.level);
+        let level = playing_level(settings.play.level);
         let source = source(settings, level);
         self.level = level;
+        match (&mut self.adaptive, settings.play.level) {
+            (Some(adaptive), PlayLevel::Adaptive) => {
+                adaptive.retarget(settings.play.adaptive_target);
+            }
+            (None, PlayLevel::Adaptive) => {
+                self.adaptive = Some(Adaptive::new(settings.play.adaptive_target));
+            }
+            (_, PlayLevel::Fixed(_)) => self.adaptive = None,
+        }
         if source != self.source {
             self.player = load(&source);
             self.source = source;
@@ -163,6 +179,11 @@ impl Brain {
         let moves = position.legal_moves();
         if moves.is_empty() {
             return None;
+        }
+        if let Some(adaptive) = self.adaptive.take() {
+            let (adaptive, thought) = self.adaptive_move(adaptive, position, history, stop, &moves);
+            self.adaptive = Some(adaptive);
+            return Some(thought);
         }
         if position.variant() != self.variant {
             // A position of another variant than configured: only alpha-beta knows every one.
@@ -232,9 +253,46 @@ impl Brain {
     /// choices compared, so the coach can tell the only good move from one of many. Not
     /// calibrated by a level's map, and independent of the level.
     pub fn alternatives(&mut self, position: &Position, history: &[Position]) -> Vec<(Move, f32)> {
+        let (scored, _) = self.score_each_move(position, history);
+        scored
+            .into_iter()
+            .map(|(mv, score)| (mv, search::win_probability(score)))
+            .collect()
+    }
+
+    /// Forgets what the adaptive level learnt of the visitor, when the caller knows a new one
+    /// came (the robot: the next game began long after the last one ended). Nothing to forget
+    /// at a fixed level.
+    pub fn forget_visitor(&mut self) {
+        if let Some(adaptive) = &mut self.adaptive {
+            adaptive.forget_visitor();
+        }
+    }
+
+    /// The adaptive level's picture of the visitor: their mean move cost, hundredths of a man
+    /// (see [`adaptive`](crate::adaptive); `None` at a fixed level).
+    pub fn adaptive_visitor_cost(&self) -> Option<f32> {
+        self.adaptive.as_ref().map(Adaptive::visitor_cost)
+    }
+
+    /// The level it plays at.
+    pub fn level(&self) -> PlayLevel {
+        match self.adaptive {
+            Some(_) => PlayLevel::Adaptive,
+            None => PlayLevel::Fixed(self.level.number),
+        }
+    }
+
+    /// Every legal move with the mover's score after it (hundredths of a man), from a short
+    /// alpha-beta search of each within [`ALTERNATIVES_NODES`] in all, and the nodes spent.
+    fn score_each_move(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+    ) -> (Vec<(Move, i32)>, u64) {
         let moves = position.legal_moves();
         if moves.is_empty() {
-            return Vec::new();
+            return (Vec::new(), 0);
         }
         let mut line = history.to_vec();
         line.push(*position);
@@ -243,24 +301,98 @@ impl Brain {
             nodes: ALTERNATIVES_NODES / moves.len() as u64,
         };
         let unstoppable = AtomicBool::new(false);
-        moves
+        let mut nodes = 0;
+        let scored = moves
             .iter()
             .map(|mv| {
                 let mut child = *position;
                 child.play_unchecked(mv);
                 let reply = self.searcher.search(&child, &line, limits, &unstoppable);
-                (*mv, 1.0 - reply.win_probability)
+                nodes += reply.nodes;
+                (*mv, -reply.score)
             })
-            .collect()
+            .collect();
+        (scored, nodes)
     }
 
-    /// The level it plays at, 1-5.
-    pub fn level(&self) -> u8 {
-        self.level.number
+    /// The adaptive level's move (see [`adaptive`](crate::adaptive)): what the visitor's last
+    /// move cost learnt, every move of the robot's scored, and either level 5's full search or
+    /// a move of the cost drawn by the seed.
+    fn adaptive_move(
+        &mut self,
+        mut adaptive: Adaptive,
+        position: &Position,
+        history: &[Position],
+        stop: &AtomicBool,
+        moves: &[Move],
+    ) -> (Adaptive, Thought) {
+        let (scored, scoring_nodes) = self.score_each_move(position, history);
+        let best = scored.iter().map(|&(_, score)| score).max().unwrap_or(0);
+        let mut measuring_nodes = 0;
+        if let Some((before, earlier)) = history.split_last()
+            && adaptive.take_left().as_ref() == Some(before)
+        {
+            // The visitor's moves, scored as the robot's are: what the one played cost them.
+            let (theirs, nodes) = self.score_each_move(before, earlier);
+            measuring_nodes = nodes;
+            let their_best = theirs.iter().map(|&(_, score)| score).max();
+            let played = theirs.iter().find(|(mv, _)| {
+                let mut after = *before;
+                after.play_unchecked(mv);
+                after == *position
+            });
+            // A forced move (a capture with no other) says nothing of how the visitor plays.
+            if theirs.len() > 1
+                && let (Some(their_best), Some(&(_, score))) = (their_best, played)
+            {
+                adaptive.observe(crate::adaptive::cost(their_best, score));
+            }
+        }
+        let choice = adaptive.choose(&scored, &mut self.rng);
+        tracing::debug!(
+            "adaptive: best score {best}, the visitor's mean move cost {:.0}: {choice:?}",
+            adaptive.visitor_cost()
+        );
+        let (mut thought, score) = match choice {
+            Choice::FullStrength => {
+                let thought = self.alpha_beta(position, history, stop, moves);
+                let score = scored
+                    .iter()
+                    .find(|&&(mv, _)| mv == thought.mv)
+                    .map_or(best, |&(_, score)| score);
+                (thought, score)
+            }
+            Choice::Weaker(mv, score) => (
+                Thought {
+                    mv,
+                    v: 0.0,
+                    raw_v: 0.0,
+                    pv: vec![mv],
+                    playouts_or_nodes: 0,
+                },
+                score,
+            ),
+        };
+        let mut after = *position;
+        after.play_unchecked(&thought.mv);
+        adaptive.played(after);
+        thought.v = adaptive.v(score);
+        thought.raw_v = thought.v;
+        thought.playouts_or_nodes += scoring_nodes + measuring_nodes;
+        (adaptive, thought)
     }
 
     /// What plays now, for logs and `checkerbot doctor`.
     pub fn describe(&self) -> String {
+        if let Some(adaptive) = &self.adaptive {
+            return format!(
+                "adaptive: errs like the visitor (their moves cost {:.0} hundredths of a man on \
+                 average) around level 5's alpha-beta, leaning to keep their expected score near \
+                 {:.2}",
+                adaptive.visitor_cost(),
+                adaptive.target()
+            );
+        }
         match &self.player {
             Player::Network {
                 evaluator, name, ..
@@ -405,6 +537,12 @@ impl Brain {
         tracing::debug!("{} moves score as the best; the seed chose one", near.len());
         near[self.rng.below(near.len())]
     }
+}
+
+/// The level whose player is loaded: the fixed one, or level 5 (alpha-beta) for the adaptive
+/// level's full strength.
+fn playing_level(level: PlayLevel) -> Level {
+    crate::levels::level(level.fixed().unwrap_or(5))
 }
 
 /// The model and library the settings ask for at `level`: the newest of the level's

@@ -17,7 +17,7 @@ use crate::rng::SplitMix;
 
 fn settings(level: u8, models: Option<&str>) -> Settings {
     let mut settings = Settings::default();
-    settings.play.level = level;
+    settings.play.level = checkerbot_config::PlayLevel::Fixed(level);
     if let Some(dir) = models {
         settings.paths.models_dir = Some(dir.into());
     }
@@ -164,11 +164,11 @@ fn a_level_plays_the_newest_generation_shipped_for_the_variant() {
     let chosen = |variant: Variant, level: u8| {
         let mut settings = settings(level, dir.path().to_str());
         settings.game.variant = variant;
-        super::source(&settings, super::level(level))
+        super::source(&settings, crate::levels::level(level))
             .model
             .map(|m| m.file_name().unwrap().to_string_lossy().into_owned())
     };
-    assert_eq!(super::level(3).generations, [3, 2]);
+    assert_eq!(crate::levels::level(3).generations, [3, 2]);
     assert_eq!(
         chosen(Variant::Russian, 3).as_deref(),
         Some("russian-gen3.onnx")
@@ -212,13 +212,13 @@ fn the_shipped_networks_play_when_the_library_is_installed() {
     for level in [1, 3] {
         let mut brain = Brain::new(&settings(level, None), 3);
         let text = brain.describe();
-        let model = model_name(Variant::Russian, super::level(level).generations[0]);
+        let model = model_name(Variant::Russian, crate::levels::level(level).generations[0]);
         assert!(
             text.starts_with(&format!("network {model} via ONNX Runtime ")),
             "{text}"
         );
         let first = play(&mut brain, 20);
-        let expected = super::level(level).playouts.unwrap();
+        let expected = crate::levels::level(level).playouts.unwrap();
         assert!(
             first
                 .iter()
@@ -329,14 +329,14 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
             &a_man_up(),
             &[],
             search::Limits {
-                depth: super::level(level).fallback_depth.unwrap(),
+                depth: crate::levels::level(level).fallback_depth.unwrap(),
                 nodes: crate::levels::UNTIMED_NODES,
             },
             &AtomicBool::new(false),
         );
         assert_eq!(raw, searched.win_probability, "level {level}");
         // The stand-in's own map, not the network's: they were fitted on different players.
-        let map = super::level(level).alpha_beta_calibration;
+        let map = crate::levels::level(level).alpha_beta_calibration;
         assert_eq!(v, map.apply(raw), "level {level}");
         assert_ne!(v, raw, "level {level}");
     }
@@ -383,7 +383,7 @@ fn every_shipped_network_loads_for_the_variant_its_name_gives() {
             .and_then(|(v, g)| Some((v.parse::<Variant>().ok()?, g.parse::<u8>().ok()?)))
             .unwrap_or_else(|| panic!("{stem}.onnx is not named <variant>-gen<N>.onnx"));
         let level = (1..=5)
-            .find(|&n| super::level(n).generations.contains(&generation))
+            .find(|&n| crate::levels::level(n).generations.contains(&generation))
             .unwrap_or_else(|| panic!("{stem}.onnx: no level uses generation {generation}"));
         // Alone in a folder, so that the level cannot prefer a newer generation.
         let alone = tempfile::tempdir().unwrap();
@@ -406,7 +406,9 @@ fn every_shipped_network_loads_for_the_variant_its_name_gives() {
             .map(|(level, _)| level)
             .collect();
         for &level in &mapped {
-            let plays = super::level(level).generations.contains(&generation);
+            let plays = crate::levels::level(level)
+                .generations
+                .contains(&generation);
             assert!(
                 plays,
                 "{stem}.onnx has a map for level {level}, which never plays it"
@@ -452,4 +454,75 @@ fn variety_draws_only_among_near_equal_moves_and_from_the_seed() {
             a
         );
     }
+}
+
+/// An adaptive brain's picture of a visitor after `plies` plies against it, where the visitor
+/// plays what `pick` chooses among its moves scored by the coach's short search.
+fn adaptive_against(plies: usize, pick: fn(&[(Move, f32)]) -> Move) -> (Brain, Vec<Thought>) {
+    let mut settings = Settings::default();
+    settings.play.level = checkerbot_config::PlayLevel::Adaptive;
+    let mut brain = Brain::new(&settings, 1);
+    // Raised: level 5's full search answers at once, so the test does not wait for a clock;
+    // the adaptive level's scoring of the moves is not stopped.
+    let stop = AtomicBool::new(true);
+    let mut game = Game::new(Variant::Russian);
+    let mut thoughts = Vec::new();
+    for ply in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        let positions = game.positions();
+        let history = &positions[..positions.len() - 1];
+        let mv = if ply % 2 == 0 {
+            let thought = brain.think(game.position(), history, &stop).unwrap();
+            assert!(game.position().legal_moves().contains(&thought.mv));
+            assert!((0.0..=1.0).contains(&thought.v));
+            let mv = thought.mv;
+            thoughts.push(thought);
+            mv
+        } else {
+            pick(&brain.alternatives(game.position(), history))
+        };
+        game.play(&mv).unwrap();
+    }
+    (brain, thoughts)
+}
+
+#[test]
+fn the_adaptive_level_learns_what_the_visitors_moves_cost() {
+    let best = |scored: &[(Move, f32)]| scored.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
+    let worst =
+        |scored: &[(Move, f32)]| scored.iter().min_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
+    let (careful, _) = adaptive_against(30, best);
+    let (careless, _) = adaptive_against(30, worst);
+    let careful = careful.adaptive_visitor_cost().unwrap();
+    let careless = careless.adaptive_visitor_cost().unwrap();
+    assert!(
+        careful < 25.0,
+        "a visitor playing the best move: {careful} ({careless})"
+    );
+    // Soon every move of theirs loses, and beyond the cap nothing more is counted.
+    assert!(
+        careless > 50.0,
+        "a visitor playing the worst move: {careless}"
+    );
+}
+
+#[test]
+fn the_adaptive_level_replays_from_its_seed_and_says_what_it_plays() {
+    let first = |scored: &[(Move, f32)]| scored[0].0;
+    let (brain, once) = adaptive_against(20, first);
+    let (_, again) = adaptive_against(20, first);
+    let moves = |thoughts: &[Thought]| thoughts.iter().map(|t| t.mv).collect::<Vec<_>>();
+    assert_eq!(moves(&once), moves(&again));
+    assert_eq!(brain.level(), checkerbot_config::PlayLevel::Adaptive);
+    assert!(
+        brain.describe().starts_with("adaptive: "),
+        "{}",
+        brain.describe()
+    );
+    let mut brain = brain;
+    brain.reconfigure(&settings(2, Some("/nonexistent")));
+    assert_eq!(brain.level(), checkerbot_config::PlayLevel::Fixed(2));
+    assert_eq!(brain.adaptive_visitor_cost(), None);
 }

@@ -11,6 +11,7 @@
 //! the clock).
 #![warn(missing_docs)]
 
+pub mod adaptive;
 mod brain;
 pub mod levels;
 pub mod rng;

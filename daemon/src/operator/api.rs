@@ -298,7 +298,7 @@ async fn voice(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) ->
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Settings {
-    level: Option<u8>,
+    level: Option<checkerbot_config::PlayLevel>,
     attitude: Option<emotions::Attitude>,
     language: Option<sounds::Language>,
     volume: Option<f32>,

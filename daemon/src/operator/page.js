@@ -207,7 +207,8 @@ $("settings-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const form = event.target;
   act("settings", {
-    level: Number(form.level.value), attitude: form.attitude.value, language: form.language.value,
+    level: form.level.value === "adaptive" ? "adaptive" : Number(form.level.value),
+    attitude: form.attitude.value, language: form.language.value,
     volume: Number(form.volume.value), announce_moves: form.announce_moves.value,
     coach_enabled: form.coach_enabled.checked, hints_per_game: Number(form.hints_per_game.value),
     take_backs: form.take_backs.checked,

@@ -245,7 +245,7 @@ pub struct Today {
 #[derive(Debug, Clone, Serialize)]
 pub struct SettingsView {
     /// `play.level`.
-    pub level: u8,
+    pub level: checkerbot_config::PlayLevel,
     /// `emotions.attitude`.
     pub attitude: String,
     /// `sounds.language`.

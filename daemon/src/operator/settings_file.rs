@@ -7,6 +7,8 @@ use std::path::Path;
 use anyhow::Context as _;
 use toml_edit::{DocumentMut, Item, Table, value};
 
+use checkerbot_config::PlayLevel;
+
 use crate::state::write_atomically;
 
 /// Sets `play.level`, `emotions.attitude`, `emotions.announce_moves`, `sounds.language`,
@@ -28,7 +30,10 @@ fn edit(text: &str, settings: &checkerbot_config::Settings) -> anyhow::Result<St
         &mut doc,
         "play",
         "level",
-        value(i64::from(settings.play.level)),
+        match settings.play.level {
+            PlayLevel::Fixed(level) => value(i64::from(level)),
+            PlayLevel::Adaptive => value("adaptive"),
+        },
     )?;
     set(
         &mut doc,
@@ -95,7 +100,7 @@ mod tests {
     fn only_the_pages_keys_change_and_comments_stay() {
         let text = "# my robot\n[play]\n# gentle for the kids\nlevel = 1 # keep low\nmove_time_ms = 900\n\n[devices]\nbaud = 57600\n";
         let mut settings = checkerbot_config::Settings::default();
-        settings.play.level = 4;
+        settings.play.level = PlayLevel::Fixed(4);
         settings.sounds.volume = 0.7;
         settings.emotions.attitude = emotions::Attitude::Rival;
         settings.emotions.announce_moves = emotions::AnnounceMoves::Always;
@@ -113,7 +118,7 @@ mod tests {
         std::fs::write(&path, text).unwrap();
         write_back(&path, &settings).unwrap();
         let loaded = checkerbot_config::load_with_env(Some(&path), []).unwrap();
-        assert_eq!(loaded.play.level, 4);
+        assert_eq!(loaded.play.level, PlayLevel::Fixed(4));
         assert_eq!(loaded.coach, settings.coach);
         assert_eq!(
             loaded.emotions.announce_moves,

@@ -187,7 +187,7 @@ async fn each_control_action_reaches_the_robot_as_its_command() {
                 "announce_moves": "always", "coach_enabled": false, "hints_per_game": 5,
                 "take_backs": false}"#,
             OperatorCommand::Adjust(Adjustment {
-                level: Some(2),
+                level: Some(checkerbot_config::PlayLevel::Fixed(2)),
                 attitude: Some(emotions::Attitude::Rival),
                 language: Some(sounds::Language::Ukrainian),
                 volume: Some(0.5),
@@ -337,7 +337,7 @@ async fn settings_are_saved_only_when_asked_and_only_to_a_file() {
             .unwrap()
             .play
             .level,
-        2
+        checkerbot_config::PlayLevel::Fixed(2)
     );
 }
 

@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::Context as _;
+use checkerbot_config::PlayLevel;
 use emotions::Millis;
 use hal::debounce::{DebounceConfig, DebounceError, stable_scan};
 use hal::device::{BoardLights, BoardSensor, ButtonId, ButtonPress, Face, PressKind};
@@ -127,9 +128,10 @@ impl LoopConfig {
 /// small children.
 const FORGIVING_LEVEL: u8 = 2;
 
-/// Whether `level` offers take-backs even with the coach off.
-fn forgiving(level: u8) -> bool {
-    level <= FORGIVING_LEVEL
+/// Whether `level` offers take-backs even with the coach off. The adaptive level does not: it
+/// may play a child or a club player, so take-backs there follow the coach's settings.
+fn forgiving(level: PlayLevel) -> bool {
+    level.fixed().is_some_and(|level| level <= FORGIVING_LEVEL)
 }
 
 /// The colour the host plays for the settings' `game.robot`.
@@ -204,7 +206,17 @@ pub struct Robot<B, M> {
     records: Records,
     /// Actions that continue a resumed game, carried out first.
     resume_actions: Vec<Action>,
+    /// When the last game ended, by the loop's clock: a game begun long after it is a new
+    /// visitor's.
+    last_game_ended: Option<Millis>,
+    /// A new visitor sat down: the brain forgets what it learnt of the last one before its
+    /// next search.
+    new_visitor: bool,
 }
+
+/// A game that begins this long after the last one ended is taken to be a new visitor's: the
+/// adaptive level starts again from its picture of a new visitor instead of the last one's.
+const NEW_VISITOR_AFTER: Duration = Duration::from_mins(5);
 
 impl<B, M> std::fmt::Debug for Robot<B, M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -321,6 +333,8 @@ where
                 archived_at: None,
             },
             resume_actions: actions,
+            last_game_ended: None,
+            new_visitor: false,
         }
     }
 
@@ -639,7 +653,10 @@ where
         history: Vec<Position>,
         workers: &mut Workers<M>,
     ) -> anyhow::Result<()> {
-        let brain = self.brain.take().context("a search is already running")?;
+        let mut brain = self.brain.take().context("a search is already running")?;
+        if std::mem::take(&mut self.new_visitor) {
+            brain.forget_visitor();
+        }
         workers.stop_thinking = Arc::new(AtomicBool::new(false));
         workers.thinking_for = purpose;
         workers.thinking = Some(thinking::think(
@@ -857,6 +874,9 @@ where
         let event = match event {
             LogEvent::GameStarted { game, .. } => {
                 self.records.game_id = Some(format!("{}-{game}", self.records.session));
+                self.new_visitor = self.last_game_ended.is_some_and(|ended| {
+                    now.0.saturating_sub(ended.0) >= NEW_VISITOR_AFTER.as_millis() as u64
+                });
                 event
             }
             LogEvent::GameOver {
@@ -881,6 +901,7 @@ where
         self.records.stats.count(event, game);
         if matches!(event, LogEvent::GameOver { .. }) {
             self.records.games_done += 1;
+            self.last_game_ended = Some(now);
         }
         let view = EventContext {
             host: &self.host,

@@ -37,7 +37,7 @@ pub enum OperatorCommand {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Adjustment {
     /// `play.level`.
-    pub level: Option<u8>,
+    pub level: Option<checkerbot_config::PlayLevel>,
     /// `emotions.attitude`.
     pub attitude: Option<Attitude>,
     /// `sounds.language`.

@@ -29,6 +29,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
+use checkerbot_config::PlayLevel;
 use emotions::{Millis, Mind};
 use hal::controller::device::{ControllerDevice, DeviceConfig};
 use hal::controller::link::{LinkConfig, connect};
@@ -97,9 +98,9 @@ pub struct Args {
     /// Variant to play; overrides `game.variant`.
     #[arg(long)]
     variant: Option<Variant>,
-    /// Playing level, 1 (gentle) to 5 (strongest); overrides `play.level`.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=5))]
-    level: Option<u8>,
+    /// Playing level, 1 (gentle) to 5 (strongest) or `adaptive`; overrides `play.level`.
+    #[arg(long)]
+    level: Option<PlayLevel>,
     /// Keep the game journal, the PDN archive and the counters in this folder, and resume an
     /// unfinished game found there (default: keep nothing).
     #[arg(long)]
@@ -153,7 +154,7 @@ fn probability(text: &str) -> Result<f64, String> {
 #[derive(Debug, Clone, Copy)]
 struct Overrides {
     variant: Option<Variant>,
-    level: Option<u8>,
+    level: Option<PlayLevel>,
     language: Option<Language>,
 }
 

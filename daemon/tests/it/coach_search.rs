@@ -26,7 +26,7 @@ fn search(brain: &mut player::Brain, position: &Position) -> SearchReply {
 fn advice(case: &[&str; 3], language: Language) -> (String, Vec<String>, String) {
     let [fen_text, robot_move, visitor_move] = *case;
     let mut settings = checkerbot_config::Settings::default();
-    settings.play.level = 5;
+    settings.play.level = checkerbot_config::PlayLevel::Fixed(5);
     let mut brain = player::Brain::new(&settings, 1);
     let start = fen::parse(Variant::Russian, fen_text).unwrap();
     let (mut host, _) = Host::at_robots_turn(

@@ -127,6 +127,10 @@ fn the_page_steers_the_robots_game_loop() {
     let state = sim.state();
     assert_eq!(state["settings"]["level"], 2);
     assert_eq!(state["settings"]["attitude"], "rival");
+    // The adaptive level is chosen by name, and shown so.
+    let (status, answer) = sim.http("POST", "/api/settings", r#"{"level": "adaptive"}"#);
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(sim.state()["settings"]["level"], "adaptive");
 
     // A test line is said (and shown with the other lines).
     let (status, answer) = sim.http("POST", "/api/voice", r#"{"category": "idle"}"#);

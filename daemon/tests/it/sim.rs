@@ -1155,3 +1155,61 @@ fn a_visitor_asks_for_no_hint_where_the_settings_give_none() {
         assert!(!log.iter().any(|e| kind(e) == refused), "{refused}");
     }
 }
+
+/// The robot's score over the log's games in half points: 2 a win, 1 a draw.
+fn robot_half_points(log: &[Value]) -> u32 {
+    let mut robot = "";
+    let mut score = 0;
+    for entry in log {
+        match kind(entry) {
+            "game_started" => robot = entry["robot"].as_str().unwrap(),
+            "game_over" => {
+                score += match (entry["result"].as_str().unwrap(), robot) {
+                    ("1-0", "white") | ("0-1", "black") => 2,
+                    ("1/2-1/2", _) => 1,
+                    _ => 0,
+                }
+            }
+            _ => {}
+        }
+    }
+    score
+}
+
+#[test]
+fn the_adaptive_level_gives_a_random_visitor_games_it_can_win() {
+    // A fixed level wins every game against a visitor who moves any piece; the adaptive one
+    // matches the visitor's mistakes, so the games are the visitor's to win too.
+    let args = |level| {
+        [
+            "--fast",
+            "--games",
+            "6",
+            "--seed",
+            "4",
+            "--visitor",
+            "random",
+            "--level",
+            level,
+        ]
+    };
+    let (stdout, fixed) = run_sim(&args("3"));
+    assert!(stdout.contains("6 games:"), "{stdout}");
+    let (stdout, adaptive) = run_sim(&args("adaptive"));
+    assert!(stdout.contains("6 games:"), "{stdout}");
+    assert_eq!(
+        replay_games(&adaptive).len(),
+        6,
+        "every game played to its end"
+    );
+    assert_eq!(
+        robot_half_points(&fixed),
+        12,
+        "level 3 against a random visitor"
+    );
+    let adaptive = robot_half_points(&adaptive);
+    assert!(
+        adaptive < 10,
+        "the adaptive level's half points: {adaptive}"
+    );
+}

@@ -63,6 +63,10 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
+/// The score (hundredths of a man) that moves [`win_probability`]'s logistic curve by one
+/// logit: a man up is about 62%.
+pub const SCORE_PER_LOGIT: f32 = 200.0;
+
 /// Converts a score to a win probability with a logistic curve (a man up is about 62%).
 pub fn win_probability(score: i32) -> f32 {
     if score >= WIN_THRESHOLD {
@@ -71,7 +75,7 @@ pub fn win_probability(score: i32) -> f32 {
     if score <= -WIN_THRESHOLD {
         return 0.0;
     }
-    1.0 / (1.0 + (-(score as f32) / 200.0).exp())
+    1.0 / (1.0 + (-(score as f32) / SCORE_PER_LOGIT).exp())
 }
 
 /// A reusable searcher; keep it between moves so the table keeps what it learned.

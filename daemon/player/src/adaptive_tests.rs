@@ -1,0 +1,216 @@
+use rules::{Move, Position, Variant};
+
+use super::{
+    Adaptive, CAREFUL_BELOW, COST_CAP, Choice, GIVE_AWAY, MEMORY, NEW_VISITOR_COSTS, cost, edge_for,
+};
+use crate::rng::SplitMix;
+
+/// The seven legal moves of the starting position, scored as the test says.
+fn scored(scores: &[i32]) -> Vec<(Move, i32)> {
+    let moves = Position::new(Variant::Russian).legal_moves();
+    assert_eq!(moves.len(), scores.len());
+    moves.into_iter().zip(scores.iter().copied()).collect()
+}
+
+/// Scores for the starting position's seven moves from `best` down: the best, two sound moves, a
+/// slip, a piece left, two pieces left, a lost game.
+fn spread(best: i32) -> Vec<(Move, i32)> {
+    scored(&[
+        best,
+        best - 5,
+        best - 10,
+        best - 30,
+        best - 100,
+        best - 200,
+        best - 400,
+    ])
+}
+
+/// The cost (best score minus the chosen move's; 0 at full strength) of `draws` choices.
+fn costs(adaptive: &Adaptive, scored: &[(Move, i32)], draws: usize) -> Vec<i32> {
+    let best = scored.iter().map(|&(_, s)| s).max().unwrap();
+    let mut rng = SplitMix::new(5);
+    (0..draws)
+        .map(|_| match adaptive.choose(scored, &mut rng) {
+            Choice::FullStrength => 0,
+            Choice::Weaker(_, score) => best - score,
+        })
+        .collect()
+}
+
+/// An adaptive level (target 0.5) that has watched a visitor whose moves cost `cost` each, for
+/// as long as it remembers.
+fn visitor_costing(cost: i32) -> Adaptive {
+    visitor_alternating(cost, cost)
+}
+
+/// An adaptive level (target 0.5) that has watched a visitor whose moves cost `a` and `b` in
+/// turn.
+fn visitor_alternating(a: i32, b: i32) -> Adaptive {
+    let mut adaptive = Adaptive::new(0.5);
+    for cost in [a, b].repeat(MEMORY / 2) {
+        adaptive.observe(cost);
+    }
+    adaptive
+}
+
+/// The costs the adaptive level remembers, oldest first.
+fn remembered(adaptive: &Adaptive) -> Vec<i32> {
+    adaptive.costs.iter().copied().collect()
+}
+
+#[test]
+fn a_new_visitors_own_moves_replace_the_assumed_costs_first() {
+    let mut adaptive = Adaptive::new(0.5);
+    assert_eq!(remembered(&adaptive), NEW_VISITOR_COSTS);
+    adaptive.observe(7);
+    // The oldest assumed cost gave way to the visitor's.
+    assert_eq!(
+        remembered(&adaptive),
+        [&NEW_VISITOR_COSTS[1..], &[7]].concat()
+    );
+    for _ in 1..NEW_VISITOR_COSTS.len() {
+        adaptive.observe(0);
+    }
+    let n = NEW_VISITOR_COSTS.len();
+    assert_eq!(
+        remembered(&adaptive),
+        [[7].as_slice(), &vec![0; n - 1]].concat()
+    );
+    // Then the memory grows, up to MEMORY.
+    for _ in 0..MEMORY {
+        adaptive.observe(40);
+    }
+    assert_eq!(remembered(&adaptive), vec![40; MEMORY]);
+}
+
+#[test]
+fn the_position_left_to_the_visitor_is_measured_once() {
+    let position = Position::new(Variant::Russian);
+    let mut adaptive = Adaptive::new(0.5);
+    assert_eq!(adaptive.take_left(), None);
+    adaptive.played(position);
+    assert_eq!(adaptive.take_left(), Some(position));
+    assert_eq!(adaptive.take_left(), None);
+    adaptive.played(position);
+    adaptive.forget_visitor();
+    assert_eq!(adaptive.take_left(), None);
+}
+
+#[test]
+fn costs_are_capped_and_never_negative() {
+    assert_eq!(remembered(&visitor_costing(20_000)), vec![COST_CAP; MEMORY]);
+    // A move the short search scores above its best (a deeper look) costs nothing.
+    assert_eq!(remembered(&visitor_costing(-80)), vec![0; MEMORY]);
+    // Between two lost games there is nothing to choose; a lost game costs the cap.
+    assert_eq!(cost(-search::WIN_THRESHOLD, -search::WIN_THRESHOLD - 40), 0);
+    assert_eq!(cost(20, -search::WIN_THRESHOLD), 20 + COST_CAP);
+}
+
+#[test]
+fn against_a_visitor_who_gives_nothing_away_the_robot_plays_at_full_strength() {
+    let adaptive = visitor_costing(0);
+    assert!(costs(&adaptive, &spread(0), 50).iter().all(|&c| c == 0));
+}
+
+/// The robot's score at which the game is even for this visitor (target 0.5): behind by the
+/// handicap.
+fn even(adaptive: &Adaptive) -> i32 {
+    -adaptive.handicap()
+}
+
+#[test]
+fn against_a_visitor_who_leaves_pieces_the_robot_leaves_as_many() {
+    let adaptive = visitor_costing(100);
+    let costs = costs(&adaptive, &spread(even(&adaptive)), 50);
+    assert!(costs.iter().all(|&c| c == 100), "{costs:?}");
+}
+
+#[test]
+fn it_draws_among_the_visitors_costs() {
+    let adaptive = visitor_alternating(0, 200);
+    let costs = costs(&adaptive, &spread(even(&adaptive)), 400);
+    let two_pieces = costs.iter().filter(|&&c| c == 200).count();
+    // A sound move is any the short search cannot tell from the best.
+    assert!(
+        costs.iter().all(|&c| [0, 5, 10, 200].contains(&c)),
+        "{costs:?}"
+    );
+    assert!((150..=250).contains(&two_pieces), "{two_pieces} of 400");
+}
+
+#[test]
+fn ahead_of_the_target_it_gives_more_and_behind_it_less() {
+    let adaptive = visitor_costing(30);
+    let even = even(&adaptive);
+    let mean = |best| costs(&adaptive, &spread(best), 50).iter().sum::<i32>() / 50;
+    assert_eq!(mean(even), 30);
+    assert!(
+        mean(even + 200) >= 100,
+        "two men ahead: {}",
+        mean(even + 200)
+    );
+    assert!(mean(even - 100) <= 10, "a man behind: {}", mean(even - 100));
+}
+
+#[test]
+fn a_weak_visitor_has_even_chances_with_the_robot_behind_by_the_handicap() {
+    let weak = visitor_costing(100);
+    assert_eq!(weak.handicap(), 200);
+    assert!((weak.v(even(&weak)) - 0.5).abs() < 1e-6);
+    assert!(
+        weak.v(0) > 0.7,
+        "level material against a weak visitor: {}",
+        weak.v(0)
+    );
+    let strong = visitor_costing(0);
+    assert!((strong.v(150) - search::win_probability(150)).abs() < 1e-6);
+    // A forced win stays one.
+    assert!(weak.v(-search::WIN_THRESHOLD) < 1e-6);
+}
+
+#[test]
+fn against_a_strong_visitor_it_never_leaves_a_piece_even_far_ahead() {
+    let adaptive = visitor_costing(CAREFUL_BELOW - 5);
+    let costs = costs(&adaptive, &spread(400), 100);
+    assert!(costs.iter().all(|&c| c < GIVE_AWAY), "{costs:?}");
+    // A weaker visitor is given pieces back when the robot is so far ahead.
+    let weaker = visitor_costing(CAREFUL_BELOW + 5);
+    let costs = self::costs(&weaker, &spread(400), 100);
+    assert!(costs.iter().any(|&c| c >= GIVE_AWAY), "{costs:?}");
+}
+
+#[test]
+fn the_same_seed_chooses_the_same_moves_and_another_seed_others() {
+    let adaptive = visitor_alternating(0, 200);
+    // Two moves cost as much as the visitor's mistake: the seed chooses between them too.
+    let moves = scored(&[0, -5, -10, -30, -200, -200, -400]);
+    let choose = |seed| {
+        let mut rng = SplitMix::new(seed);
+        (0..40)
+            .map(|_| adaptive.choose(&moves, &mut rng))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(choose(1), choose(1));
+    assert_ne!(choose(1), choose(2));
+}
+
+#[test]
+fn a_new_visitor_starts_from_the_assumed_costs() {
+    let mut adaptive = visitor_costing(300);
+    adaptive.forget_visitor();
+    assert_eq!(remembered(&adaptive), NEW_VISITOR_COSTS);
+}
+
+#[test]
+fn the_target_edge_is_the_score_that_leaves_the_visitor_the_target() {
+    assert_eq!(edge_for(0.5), 0);
+    assert!(
+        edge_for(0.45) > 0 && edge_for(0.45) < 50,
+        "{}",
+        edge_for(0.45)
+    );
+    assert!(edge_for(0.3) > edge_for(0.45));
+    let robot = search::win_probability(edge_for(0.45));
+    assert!((robot - 0.55).abs() < 0.01, "{robot}");
+}
