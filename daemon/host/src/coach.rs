@@ -233,6 +233,11 @@ impl Advice {
         self.visitor_move
     }
 
+    /// The squares the lesson is about (none without a lesson): to say them and to light them.
+    pub(crate) fn lesson_squares(&self) -> Bitboard {
+        self.lesson.map_or(Bitboard::EMPTY, |lesson| lesson.squares())
+    }
+
     /// The visitor's expected score before the move.
     pub(crate) fn expected_before(&self) -> f32 {
         self.expected_before
@@ -405,7 +410,7 @@ impl Host {
         let event = LogEvent::Advice {
             kind: advice.kind,
             mv: notation::move_text(self.variant, &advice.visitor_move),
-            squares: self.names(advice.lesson.map_or(Bitboard::EMPTY, |l| l.squares())),
+            squares: self.names(advice.lesson_squares()),
             text: explanation
                 .as_ref()
                 .map(Utterance::text)

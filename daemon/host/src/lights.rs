@@ -1,5 +1,6 @@
 //! What the lights under the board should show the visitor: which squares to clear and to fill
-//! while the board is wrong, the robot's last move or a hint until the visitor starts theirs.
+//! while the board is wrong, the robot's last move or a hint until the visitor starts theirs,
+//! and what a blunder allows while its take-back is on offer.
 //!
 //! The host decides by purpose; the colour and the mode of each purpose are fixed here, once,
 //! so the board, the event log, the operator page and the terminal view all show the same.
@@ -20,7 +21,7 @@ pub enum LightColour {
     Red,
     /// The robot's move.
     Blue,
-    /// A hint: the piece to move, and then where to.
+    /// A hint (blinking): the piece to move, and then where to; what a blunder allows (steady).
     White,
 }
 
@@ -78,6 +79,9 @@ pub struct BoardLighting {
     pub robot_move: Bitboard,
     /// A hint's squares, the piece to move and then where to: white, blinking.
     pub hint: Bitboard,
+    /// The squares of what a blunder allows (the coach's lesson), while its take-back is on
+    /// offer: white, steady.
+    pub lesson: Bitboard,
 }
 
 impl BoardLighting {
@@ -87,6 +91,7 @@ impl BoardLighting {
         fill: Bitboard::EMPTY,
         robot_move: Bitboard::EMPTY,
         hint: Bitboard::EMPTY,
+        lesson: Bitboard::EMPTY,
     };
 
     /// The squares to fix: clear the pieces on `clear`, put pieces on `fill`.
@@ -95,6 +100,14 @@ impl BoardLighting {
             clear,
             fill: fill - clear,
             ..BoardLighting::DARK
+        }
+    }
+
+    /// The squares to fix for a take-back, with the squares of what the blunder allows.
+    pub fn take_back(clear: Bitboard, fill: Bitboard, lesson: Bitboard) -> BoardLighting {
+        BoardLighting {
+            lesson,
+            ..BoardLighting::fix(clear, fill)
         }
     }
 
@@ -116,7 +129,12 @@ impl BoardLighting {
 
     /// Whether every light is off.
     pub fn is_dark(&self) -> bool {
-        (self.clear | self.fill | self.robot_move | self.hint).is_empty()
+        self.all().is_empty()
+    }
+
+    /// Every lit square.
+    fn all(&self) -> Bitboard {
+        self.clear | self.fill | self.robot_move | self.hint | self.lesson
     }
 
     /// Whether the lights ask the visitor to fix the board.
@@ -125,9 +143,10 @@ impl BoardLighting {
     }
 
     /// Every lit square with its colour and mode, in square order. A square is lit for one
-    /// purpose only; asking to fix it outranks a hint, and a hint the robot's move.
+    /// purpose only; asking to fix it outranks a hint, a hint a lesson, and a lesson the
+    /// robot's move.
     pub fn lit(&self) -> Vec<SquareLight> {
-        (self.clear | self.fill | self.robot_move | self.hint)
+        self.all()
             .into_iter()
             .map(|square| {
                 let (colour, mode) = if self.clear.contains(square) {
@@ -136,6 +155,8 @@ impl BoardLighting {
                     (LightColour::Green, LightMode::Blinking)
                 } else if self.hint.contains(square) {
                     (LightColour::White, LightMode::Blinking)
+                } else if self.lesson.contains(square) {
+                    (LightColour::White, LightMode::On)
                 } else {
                     (LightColour::Blue, LightMode::On)
                 };

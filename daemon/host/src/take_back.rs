@@ -64,18 +64,22 @@ impl TakenBack {
     }
 }
 
+/// The most take-backs offered at one turn: a visitor who blunders again and again from the
+/// same position is not held there trying every move, the robot plays on.
+pub(crate) const TAKE_BACKS_PER_TURN: usize = 2;
+
 impl Host {
     /// Whether the robot offers to take back the move `advice` rates: a blunder, with
-    /// take-backs on, the coach on (or a level as forgiving as 1-2), not offered before.
+    /// take-backs on, the coach on (or a level as forgiving as 1-2), not offered before, and
+    /// fewer than [`TAKE_BACKS_PER_TURN`] offered at this turn.
     pub(crate) fn offers_take_back(&self, advice: &Advice) -> bool {
         let ply = self.game.moves().len() - 1;
+        let offered = &self.taken_back.offered;
         advice.kind == AdviceKind::Blunder
             && self.coach.take_backs
             && (self.coach.enabled || self.forgiving)
-            && !self
-                .taken_back
-                .offered
-                .contains(&(ply, advice.visitor_move()))
+            && !offered.contains(&(ply, advice.visitor_move()))
+            && offered.iter().filter(|(at, _)| *at == ply).count() < TAKE_BACKS_PER_TURN
     }
 
     /// Holds `reply`, says what the blunder allows and how to take it back, and lights the
@@ -89,6 +93,7 @@ impl Host {
     ) {
         let ply = self.game.moves().len() - 1;
         let lesson = self.log_advice(&advice, ply, out);
+        let lesson_squares = advice.lesson_squares();
         let before = self.game.positions()[ply];
         let (was, is) = (before.occupied(), self.game.position().occupied());
         self.taken_back.offered.push((ply, advice.visitor_move()));
@@ -104,7 +109,10 @@ impl Host {
             was - is,
         ));
         self.feel_explaining(Input::TakeBackOffered, || Some(explanation), now, out);
-        self.set_lights(BoardLighting::fix(is - was, was - is), out);
+        self.set_lights(
+            BoardLighting::take_back(is - was, was - is, lesson_squares),
+            out,
+        );
     }
 
     /// A press while a take-back is on offer.

@@ -7,7 +7,10 @@ use rules::recognition::outcome;
 
 use super::coach_tests::{after_the_blunder_with, mv, reply};
 use super::tests::{finished_record, logs, said};
-use super::{Action, AdviceKind, BoardLighting, CoachSettings, Event, Host, LogEvent, Waiting};
+use super::{
+    Action, AdviceKind, BoardLighting, CoachSettings, Event, Host, LightColour, LightMode,
+    LogEvent, Waiting,
+};
 
 fn advice_kinds(actions: &[Action]) -> Vec<AdviceKind> {
     logs(actions)
@@ -64,11 +67,35 @@ fn a_blunder_is_not_answered_but_offered_back_with_what_it_allows_in_every_langu
         assert_eq!(advice_kinds(&actions), [AdviceKind::Blunder]);
         let before = squares(&["c3", "b4", "h2", "e5", "g7"]);
         assert_eq!(host.waiting_for(), Waiting::TakeBack(before));
-        // The piece goes back from d4 to c3.
+        // The piece goes back from d4 to c3, and the capture it allows shows: from e5 over d4
+        // (to be cleared, so red) and b4.
         assert_eq!(
             host.lighting(),
-            BoardLighting::fix(squares(&["d4"]), squares(&["c3"]))
+            BoardLighting::take_back(
+                squares(&["d4"]),
+                squares(&["c3"]),
+                squares(&["e5", "d4", "b4"])
+            )
         );
+        let lit: Vec<(String, LightColour, LightMode)> = host
+            .lighting()
+            .lit()
+            .into_iter()
+            .map(|light| {
+                let name = rules::notation::square_name(rules::Variant::Russian, light.square);
+                (name, light.colour, light.mode)
+            })
+            .collect();
+        let expected = [
+            ("c3", LightColour::Green, LightMode::Blinking),
+            ("b4", LightColour::White, LightMode::On),
+            ("d4", LightColour::Red, LightMode::Blinking),
+            ("e5", LightColour::White, LightMode::On),
+        ];
+        for (square, colour, mode) in expected {
+            assert!(lit.contains(&(square.to_owned(), colour, mode)), "{square}: {lit:?}");
+        }
+        assert_eq!(lit.len(), expected.len(), "{lit:?}");
         assert!(host.wants_board_scans());
     }
 }
@@ -155,6 +182,25 @@ fn with_the_coach_off_only_a_forgiving_level_offers_a_take_back() {
     };
     let (_, actions) = after_the_blunder_with(Language::English, never, true);
     assert!(moves_arm(&actions));
+}
+
+#[test]
+fn after_two_take_backs_at_one_turn_the_next_blunder_there_is_answered() {
+    let (mut host, _) = offered(Language::English);
+    let before = host.game().positions()[host.game().moves().len() - 1];
+    host.handle(Event::Scan(before.occupied()), Millis(7_000));
+    let blunder_at_this_turn = |host: &mut Host, text: &str, at: u64| {
+        host.handle(Event::Button(outcome(&before, &mv(&before, text))), Millis(at));
+        let answer = host.game().position().legal_moves()[0];
+        host.handle(Event::SearchDone(reply(answer, 0.9)), Millis(at + 1_000))
+    };
+    let second = blunder_at_this_turn(&mut host, "b4-c5", 8_000);
+    assert!(!moves_arm(&second), "the second blunder is offered back: {second:?}");
+    host.handle(Event::Scan(before.occupied()), Millis(10_000));
+    // TAKE_BACKS_PER_TURN offers at this turn: the third blunder is answered.
+    let third = blunder_at_this_turn(&mut host, "h2-g3", 11_000);
+    assert!(moves_arm(&third), "the third is answered: {third:?}");
+    assert_eq!(advice_kinds(&third), [AdviceKind::Blunder]);
 }
 
 #[test]
