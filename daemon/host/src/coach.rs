@@ -235,7 +235,8 @@ impl Advice {
 
     /// The squares the lesson is about (none without a lesson): to say them and to light them.
     pub(crate) fn lesson_squares(&self) -> Bitboard {
-        self.lesson.map_or(Bitboard::EMPTY, |lesson| lesson.squares())
+        self.lesson
+            .map_or(Bitboard::EMPTY, |lesson| lesson.squares())
     }
 
     /// The visitor's expected score before the move.

@@ -93,7 +93,10 @@ fn a_blunder_is_not_answered_but_offered_back_with_what_it_allows_in_every_langu
             ("e5", LightColour::White, LightMode::On),
         ];
         for (square, colour, mode) in expected {
-            assert!(lit.contains(&(square.to_owned(), colour, mode)), "{square}: {lit:?}");
+            assert!(
+                lit.contains(&(square.to_owned(), colour, mode)),
+                "{square}: {lit:?}"
+            );
         }
         assert_eq!(lit.len(), expected.len(), "{lit:?}");
         assert!(host.wants_board_scans());
@@ -190,12 +193,18 @@ fn after_two_take_backs_at_one_turn_the_next_blunder_there_is_answered() {
     let before = host.game().positions()[host.game().moves().len() - 1];
     host.handle(Event::Scan(before.occupied()), Millis(7_000));
     let blunder_at_this_turn = |host: &mut Host, text: &str, at: u64| {
-        host.handle(Event::Button(outcome(&before, &mv(&before, text))), Millis(at));
+        host.handle(
+            Event::Button(outcome(&before, &mv(&before, text))),
+            Millis(at),
+        );
         let answer = host.game().position().legal_moves()[0];
         host.handle(Event::SearchDone(reply(answer, 0.9)), Millis(at + 1_000))
     };
     let second = blunder_at_this_turn(&mut host, "b4-c5", 8_000);
-    assert!(!moves_arm(&second), "the second blunder is offered back: {second:?}");
+    assert!(
+        !moves_arm(&second),
+        "the second blunder is offered back: {second:?}"
+    );
     host.handle(Event::Scan(before.occupied()), Millis(10_000));
     // TAKE_BACKS_PER_TURN offers at this turn: the third blunder is answered.
     let third = blunder_at_this_turn(&mut host, "h2-g3", 11_000);

@@ -18,6 +18,7 @@
 //! the level (none: the raw v), alpha-beta's by the level's own map (see
 //! [`levels`](crate::levels)).
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -37,6 +38,10 @@ use crate::rng::SplitMix;
 /// of a second, enough to see a piece lost a few moves deep, and a fixed count, so it replays
 /// exactly.
 pub const ALTERNATIVES_NODES: u64 = 60_000;
+
+/// How many scored positions the brain keeps: the visitor's (the coach's alternatives, then the
+/// adaptive level's measure of their move) and the robot's own in between.
+const SCORED_KEPT: usize = 2;
 
 /// How deep each alternative is searched, at most.
 const ALTERNATIVES_DEPTH: u32 = 8;
@@ -87,6 +92,15 @@ struct Source {
     dylib: Option<PathBuf>,
 }
 
+/// A position whose moves were scored: the position, the length of the game's history before it
+/// (what the repetition rule saw) and every move with its score.
+#[derive(Debug, Clone)]
+struct ScoredPosition {
+    position: Position,
+    plies: usize,
+    scored: Vec<(Move, i32)>,
+}
+
 /// The robot's player. `Send`, so the game loop can move it to a worker thread.
 pub struct Brain {
     level: Level,
@@ -102,6 +116,10 @@ pub struct Brain {
     /// At the adaptive level, what it learnt of the visitor (it then plays alpha-beta, with
     /// level 5's search at full strength).
     adaptive: Option<Adaptive>,
+    /// The last [`SCORED_KEPT`] positions whose moves were scored (each with the length of the
+    /// game's history before it) and the scores: the coach's alternatives and the adaptive
+    /// level's measure of the visitor's move score the same position, and it is searched once.
+    last_scored: VecDeque<ScoredPosition>,
 }
 
 impl std::fmt::Debug for Brain {
@@ -133,6 +151,7 @@ impl Brain {
             variety: true,
             adaptive: (settings.play.level == PlayLevel::Adaptive)
                 .then(|| Adaptive::new(settings.play.adaptive_target)),
+            last_scored: VecDeque::new(),
         }
     }
 
@@ -284,8 +303,34 @@ impl Brain {
     }
 
     /// Every legal move with the mover's score after it (hundredths of a man), from a short
-    /// alpha-beta search of each within [`ALTERNATIVES_NODES`] in all, and the nodes spent.
+    /// alpha-beta search of each within [`ALTERNATIVES_NODES`] in all, and the nodes spent (0
+    /// when the position was the last one scored).
     fn score_each_move(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+    ) -> (Vec<(Move, i32)>, u64) {
+        let known = self
+            .last_scored
+            .iter()
+            .find(|known| known.position == *position && known.plies == history.len());
+        if let Some(known) = known {
+            return (known.scored.clone(), 0);
+        }
+        let (scored, nodes) = self.search_each_move(position, history);
+        if self.last_scored.len() == SCORED_KEPT {
+            self.last_scored.pop_front();
+        }
+        self.last_scored.push_back(ScoredPosition {
+            position: *position,
+            plies: history.len(),
+            scored: scored.clone(),
+        });
+        (scored, nodes)
+    }
+
+    /// [`score_each_move`](Brain::score_each_move)'s searches.
+    fn search_each_move(
         &mut self,
         position: &Position,
         history: &[Position],

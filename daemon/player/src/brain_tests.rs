@@ -526,3 +526,34 @@ fn the_adaptive_level_replays_from_its_seed_and_says_what_it_plays() {
     assert_eq!(brain.level(), checkerbot_config::PlayLevel::Fixed(2));
     assert_eq!(brain.adaptive_visitor_cost(), None);
 }
+
+#[test]
+fn the_coachs_alternatives_are_not_searched_again_to_measure_the_visitors_move() {
+    let mut settings = Settings::default();
+    settings.play.level = checkerbot_config::PlayLevel::Adaptive;
+    let stop = AtomicBool::new(true);
+    let nodes_of_second_move = |coach_first: bool| {
+        let mut brain = Brain::new(&settings, 1);
+        let mut game = Game::new(Variant::Russian);
+        let first = brain.think(game.position(), &[], &stop).unwrap();
+        game.play(&first.mv).unwrap();
+        let visitor = game.position().legal_moves()[0];
+        game.play(&visitor).unwrap();
+        let positions = game.positions();
+        let history = &positions[..positions.len() - 1];
+        if coach_first {
+            let (before, earlier) = history.split_last().unwrap();
+            brain.alternatives(before, earlier);
+        }
+        brain
+            .think(game.position(), history, &stop)
+            .unwrap()
+            .playouts_or_nodes
+    };
+    let searched_twice = nodes_of_second_move(false);
+    let searched_once = nodes_of_second_move(true);
+    assert!(
+        searched_once < searched_twice,
+        "{searched_once} nodes after the coach's search, {searched_twice} without"
+    );
+}
