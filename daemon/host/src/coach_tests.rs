@@ -8,7 +8,8 @@ use speech::Lesson;
 
 use super::tests::{finished_record, logs};
 use super::{
-    Action, AdviceKind, CoachSettings, CoachSettingsError, Event, Host, LogEvent, SearchReply,
+    Action, AdviceKind, BoardLighting, CoachSettings, CoachSettingsError, Event, Host, LogEvent,
+    SearchReply,
 };
 use crate::coach::lesson;
 
@@ -168,6 +169,30 @@ fn after_the_blunder(language: Language) -> (Host, Vec<Action>) {
         ..CoachSettings::default()
     };
     after_the_blunder_with(language, coach, false)
+}
+
+#[test]
+fn the_squares_a_blunder_gives_away_are_lit_while_the_arm_answers_then_the_robots_move() {
+    let (mut host, actions) = after_the_blunder(Language::English);
+    let squares: Bitboard = ["e5", "d4", "b4"]
+        .iter()
+        .map(|name| notation::parse_square(Variant::Russian, name).unwrap())
+        .collect();
+    let lit = actions
+        .iter()
+        .position(|a| *a == Action::Lights(BoardLighting::lesson(squares)));
+    let arm = actions
+        .iter()
+        .position(|a| matches!(a, Action::MoveArm { .. }));
+    assert!(lit.is_some() && lit < arm, "{actions:?}");
+    let Some(Action::MoveArm { before, mv }) = arm.map(|i| actions[i].clone()) else {
+        unreachable!()
+    };
+    host.handle(Event::ArmDone(outcome(&before, &mv)), Millis(7_000));
+    assert_eq!(
+        host.lighting(),
+        BoardLighting::robot_move(mv.from(), mv.to())
+    );
 }
 
 #[test]

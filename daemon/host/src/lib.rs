@@ -642,6 +642,10 @@ impl Host {
             self.log_advice(&advice, self.game.moves().len() - 2, out)
                 .filter(|_| advice.kind.is_said())
         });
+        if let (Some(advice), Some(_)) = (advice, &lesson) {
+            // The squares the sentence names stay lit while the arm answers.
+            self.set_lights(BoardLighting::lesson(advice.lesson_squares()), out);
+        }
         let said = self.feel_explaining(Input::RobotMove(evaluation), || lesson.clone(), now, out);
         if let Some(lesson) = lesson.filter(|_| !said) {
             self.feel_explaining(Input::Advice, || Some(lesson), now, out);

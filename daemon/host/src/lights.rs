@@ -1,6 +1,6 @@
 //! What the lights under the board should show the visitor: which squares to clear and to fill
 //! while the board is wrong, the robot's last move or a hint until the visitor starts theirs,
-//! and what a blunder allows while its take-back is on offer.
+//! and what a mistake allows while the robot explains it.
 //!
 //! The host decides by purpose; the colour and the mode of each purpose are fixed here, once,
 //! so the board, the event log, the operator page and the terminal view all show the same.
@@ -79,8 +79,8 @@ pub struct BoardLighting {
     pub robot_move: Bitboard,
     /// A hint's squares, the piece to move and then where to: white, blinking.
     pub hint: Bitboard,
-    /// The squares of what a blunder allows (the coach's lesson), while its take-back is on
-    /// offer: white, steady.
+    /// The squares of what a mistake or a blunder allows (the coach's lesson), while its
+    /// take-back is on offer or while the arm answers it: white, steady.
     pub lesson: Bitboard,
 }
 
@@ -99,6 +99,14 @@ impl BoardLighting {
         BoardLighting {
             clear,
             fill: fill - clear,
+            ..BoardLighting::DARK
+        }
+    }
+
+    /// What a mistake allows: the squares the coach's sentence names.
+    pub fn lesson(squares: Bitboard) -> BoardLighting {
+        BoardLighting {
+            lesson: squares,
             ..BoardLighting::DARK
         }
     }

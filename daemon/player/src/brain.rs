@@ -431,9 +431,9 @@ impl Brain {
     pub fn describe(&self) -> String {
         if let Some(adaptive) = &self.adaptive {
             return format!(
-                "adaptive: errs like the visitor (their moves cost {:.0} hundredths of a man on \
-                 average) around level 5's alpha-beta, leaning to keep their expected score near \
-                 {:.2}",
+                "adaptive: makes the visitor's mistakes (their moves cost {:.0} hundredths of a \
+                 man on average, as far as it knows) around level 5's alpha-beta, leaning to keep \
+                 their expected score near {:.2}",
                 adaptive.visitor_cost(),
                 adaptive.target()
             );
