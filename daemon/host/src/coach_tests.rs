@@ -196,6 +196,55 @@ fn the_squares_a_blunder_gives_away_are_lit_while_the_arm_answers_then_the_robot
 }
 
 #[test]
+fn the_coachs_marks_survive_a_restart_and_a_corrupt_one_is_refused() {
+    // A game from the start (the journal keeps moves from the starting position): the
+    // visitor's second move is rated a blunder by the robot's answer.
+    let start = Position::new(Variant::Russian);
+    let mut host = Host::at_visitors_turn(start, Color::Black, Mind::new(Settings::default(), 1));
+    host.set_coach(CoachSettings {
+        take_backs: false,
+        ..CoachSettings::default()
+    });
+    let mut t = 0;
+    for (visitor, robot, v) in [("c3-d4", "f6-g5", 0.5), ("g3-h4", "g5-f4", 0.95)] {
+        let position = *host.game().position();
+        let played = mv(&position, visitor);
+        t += 1_000;
+        host.handle(Event::Button(outcome(&position, &played)), Millis(t));
+        let position = *host.game().position();
+        let answer = mv(&position, robot);
+        host.handle(Event::SearchDone(reply(answer, v)), Millis(t + 100));
+        host.handle(Event::ArmDone(outcome(&position, &answer)), Millis(t + 200));
+    }
+    let snapshot = host.snapshot().unwrap();
+    let resume = |snapshot: &crate::Snapshot| {
+        Host::resume(
+            crate::RobotColor::Alternate,
+            Mind::new(Settings::default(), 1),
+            snapshot,
+            Millis(0),
+        )
+    };
+    let (mut resumed, _) = resume(&snapshot).unwrap();
+    let record = finished_record(&mut resumed, 10_000);
+    let pdn = record.pdn(&[]);
+    let flat = pdn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("g3-h4?? {blunder: the visitor's expected score"),
+        "{flat}"
+    );
+    assert!(flat.contains("g5-f4 {v 0.95}"), "{flat}");
+    let mut corrupt = snapshot.clone();
+    corrupt.notes[0].mark = Some("!".to_owned());
+    let err = resume(&corrupt).unwrap_err().to_string();
+    assert!(err.contains("unknown mark \"!\""), "{err}");
+    let mut beyond = snapshot;
+    beyond.notes[0].ply = 99;
+    let err = resume(&beyond).unwrap_err().to_string();
+    assert!(err.contains("the note on move 100"), "{err}");
+}
+
+#[test]
 fn a_blunder_is_logged_and_said_with_its_squares_in_every_language() {
     let cases = [
         (

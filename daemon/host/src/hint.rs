@@ -30,6 +30,19 @@ struct CurrentHint {
 }
 
 impl Hints {
+    /// The hints of a resumed game, `given` of them given before the restart.
+    pub(crate) fn resumed(given: u32) -> Hints {
+        Hints {
+            given,
+            current: None,
+        }
+    }
+
+    /// How many of the game's moves were hinted.
+    pub(crate) fn given(&self) -> u32 {
+        self.given
+    }
+
     /// A hint search that will not be answered (stopped for the robot's own, or ended while
     /// paused): it was not given, so it does not count, and the visitor may ask again.
     pub(crate) fn forget_search(&mut self) {

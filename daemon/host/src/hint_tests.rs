@@ -138,3 +138,29 @@ fn a_hint_still_searched_for_when_the_visitor_moves_is_not_given_and_does_not_co
     let actions = host.handle(Event::LongPress(now.occupied()), Millis(5_000));
     assert_eq!(hint_search(&actions), Some(now));
 }
+
+#[test]
+fn the_hints_given_before_a_restart_still_count() {
+    let (mut host, start) = one_hint_a_game_asked_for();
+    let first = mv(&start, "c3-d4");
+    host.handle(Event::HintDone(reply(first, 0.5)), Millis(1_100));
+    host.handle(Event::Button(outcome(&start, &first)), Millis(2_000));
+    robot_answers(&mut host, "f6-g5", 3_000);
+    let snapshot = host.snapshot().unwrap();
+    assert_eq!(snapshot.hints_given, 1);
+    let (mut resumed, _) = Host::resume(
+        crate::RobotColor::Alternate,
+        Mind::new(Settings::default(), 1),
+        &snapshot,
+        Millis(0),
+    )
+    .unwrap();
+    resumed.set_language(Language::English);
+    resumed.set_coach(CoachSettings {
+        hints_per_game: 1,
+        ..CoachSettings::default()
+    });
+    let now = resumed.game().position().occupied();
+    let actions = resumed.handle(Event::LongPress(now), Millis(5_000));
+    assert_eq!(said(&actions), ["You have no hints left in this game."]);
+}

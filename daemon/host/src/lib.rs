@@ -37,7 +37,7 @@ pub use log_event::{Device, LitSquare, LogEvent, MistakeReason, OperatorAction};
 pub use operator::Refused;
 pub use play_level::{PlayLevel, PlayLevelError};
 pub use record::GameRecord;
-pub use snapshot::{ResumeError, Snapshot};
+pub use snapshot::{NoteSnapshot, ResumeError, Snapshot};
 
 use emotions::{Evaluation, Input, Language, LineRequest, Millis, Mind};
 use rules::recognition::{self, MistakeKind, Recognition};
@@ -747,15 +747,18 @@ impl Host {
             moves: self.game.moves().to_vec(),
             robot: self.robot,
             result: result.to_owned(),
-            notes: {
-                // What was taken back comes first in a move's comment, then its rating.
-                let mut notes = self.taken_back.notes();
-                for note in &self.notes {
-                    record::merge_note(&mut notes, note.clone());
-                }
-                notes
-            },
+            notes: self.record_notes(),
         }
+    }
+
+    /// The notes on the game's moves for its record.
+    fn record_notes(&self) -> Vec<rules::pdn::MoveNote> {
+        // What was taken back comes first in a move's comment, then its rating.
+        let mut notes = self.taken_back.notes();
+        for note in &self.notes {
+            record::merge_note(&mut notes, note.clone());
+        }
+        notes
     }
 
     /// The game in progress, for the journal; `None` between games.
@@ -779,6 +782,8 @@ impl Host {
                 .map(|mv| notation::move_text(self.variant, mv))
                 .collect(),
             arm_pending,
+            notes: self.record_notes().iter().map(NoteSnapshot::of).collect(),
+            hints_given: self.hints.given(),
         })
     }
 
@@ -820,6 +825,10 @@ impl Host {
         let mut host = Host::new(variant, robot_color, mind);
         host.robot = robot;
         host.games_started = snapshot.games_started;
+        for note in &snapshot.notes {
+            host.add_note(note.note(game.moves().len())?);
+        }
+        host.hints = hint::Hints::resumed(snapshot.hints_given);
         let mut out = vec![Action::Log(LogEvent::Resumed {
             plies: game.moves().len(),
         })];

@@ -922,6 +922,8 @@ mod tests {
             games_started: 7,
             moves: vec!["c3-d4".to_owned()],
             arm_pending: false,
+            notes: Vec::new(),
+            hints_given: 0,
         };
         let mind = Mind::new(Settings::default(), 1);
         let (host, actions) =

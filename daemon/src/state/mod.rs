@@ -150,6 +150,8 @@ mod tests {
             games_started: 3,
             moves: moves.iter().map(|m| (*m).to_owned()).collect(),
             arm_pending: false,
+            notes: Vec::new(),
+            hints_given: 0,
         }
     }
 
@@ -168,6 +170,34 @@ mod tests {
         assert_eq!(state.load_journal().unwrap(), None);
         // Removing twice is fine.
         state.save_journal(None).unwrap();
+    }
+
+    #[test]
+    fn a_journal_keeps_the_notes_and_hints_and_one_from_before_them_still_loads() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = StateDir::open(dir.path()).unwrap();
+        let mut noted = snapshot(&["c3-d4", "f6-g5"]);
+        noted.notes = vec![host::NoteSnapshot {
+            ply: 0,
+            mark: Some("??".to_owned()),
+            comment: Some("blunder".to_owned()),
+        }];
+        noted.hints_given = 2;
+        let journal = Journal {
+            game_id: "g1".to_owned(),
+            snapshot: noted,
+        };
+        state.save_journal(Some(&journal)).unwrap();
+        assert_eq!(state.load_journal().unwrap(), Some(journal));
+        // Written by the release before the coach: no notes, no hints.
+        fs::write(
+            dir.path().join("journal.json"),
+            r#"{"game_id": "g0", "snapshot": {"variant": "russian", "robot": "black",
+                "games_started": 3, "moves": ["c3-d4", "f6-g5"], "arm_pending": false}}"#,
+        )
+        .unwrap();
+        let old = state.load_journal().unwrap().unwrap();
+        assert_eq!(old.snapshot, snapshot(&["c3-d4", "f6-g5"]));
     }
 
     #[test]

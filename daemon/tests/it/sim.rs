@@ -1054,18 +1054,24 @@ fn simulated_visitors_ask_for_hints_and_take_blunders_back_end_to_end() {
         "--visitor",
         "random",
         "--seed",
-        "6",
+        "7",
         "--hints",
         "0.1",
         "--takebacks",
-        "0.7",
+        "0.6",
         "--state",
         state.path().to_str().unwrap(),
     ]);
     assert!(stdout.contains("10 games:"), "{stdout}");
     let (mut hints, mut offers, mut taken_back, mut went_on) = (0, 0, 0, 0);
+    // Offers since the robot's last move, and before it: at most two are made at one turn.
+    let (mut offers_this_turn, mut offers_last_turn) = (0, 0);
     for (i, entry) in log.iter().enumerate() {
         match kind(entry) {
+            "robot_move" => {
+                offers_last_turn = offers_this_turn;
+                offers_this_turn = 0;
+            }
             // Every long press at the visitor's turn is answered at once: a step of a hint, or
             // that none is left.
             "button_held" => {
@@ -1087,21 +1093,28 @@ fn simulated_visitors_ask_for_hints_and_take_blunders_back_end_to_end() {
                     }
                 }
             }
-            // Every blunder is offered back, said with its squares, and then either taken
-            // back or answered by the robot.
+            // Every blunder is said with its squares, and offered back (then taken back or
+            // answered by the robot), unless two were offered at that turn already: then the
+            // robot answers it at once.
             "advice" if entry["kind"] == "blunder" => {
-                offers += 1;
                 let voice = following(&log, i, Window::SameMoment)
                     .iter()
                     .find(|e| kind(e) == "voice")
                     .unwrap_or_else(|| panic!("a blunder not said: {entry}"));
-                assert_eq!(voice["category"], "take_back", "{voice}");
                 let spoken = voice["text"].as_str().unwrap();
                 assert!(spoken.contains(entry["text"].as_str().unwrap()), "{spoken}");
                 let words = spoken_words(spoken);
                 for square in names(entry, "squares") {
                     assert!(words.contains(&square), "{square} not in {spoken:?}");
                 }
+                if voice["category"] != "take_back" {
+                    assert_eq!(kind(&log[i - 1]), "robot_move", "answered at once: {entry}");
+                    assert_eq!(offers_last_turn, 2, "offers at that turn: {entry}");
+                    continue;
+                }
+                offers += 1;
+                offers_this_turn += 1;
+                assert!(offers_this_turn <= 2, "a third offer at one turn: {entry}");
                 let next = log[i + 1..]
                     .iter()
                     .find(|e| {
