@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use crate::PlayLevel;
 use crate::sections::Settings;
 
 /// The shortest token accepted for the operator page's control actions.
@@ -105,7 +106,9 @@ impl Settings {
     fn check_numbers(&self, problems: &mut Problems) {
         let level = self.play.level;
         problems.in_range(
-            level.fixed().is_none_or(|level| (1..=5).contains(&level)),
+            level
+                .fixed()
+                .is_none_or(|level| PlayLevel::FIXED.contains(&level)),
             "play.level",
             &level,
             "not a level; ",

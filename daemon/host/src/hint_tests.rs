@@ -37,6 +37,17 @@ fn one_hint_a_game_asked_for() -> (Host, Position) {
     (host, start)
 }
 
+/// The game's one hint given at the start, the hinted move played and the robot's answer made:
+/// the visitor's turn again.
+fn the_games_one_hint_used() -> Host {
+    let (mut host, start) = one_hint_a_game_asked_for();
+    let first = mv(&start, "c3-d4");
+    host.handle(Event::HintDone(reply(first, 0.5)), Millis(1_100));
+    host.handle(Event::Button(outcome(&start, &first)), Millis(2_000));
+    robot_answers(&mut host, "f6-g5", 3_000);
+    host
+}
+
 #[test]
 fn a_long_press_shows_the_piece_to_move_and_a_second_one_the_whole_move() {
     let mut host = visitor_to_move(CoachSettings::default());
@@ -90,11 +101,7 @@ fn a_long_press_shows_the_piece_to_move_and_a_second_one_the_whole_move() {
 
 #[test]
 fn the_games_hints_run_out_and_the_visitor_hears_so() {
-    let (mut host, start) = one_hint_a_game_asked_for();
-    let first = mv(&start, "c3-d4");
-    host.handle(Event::HintDone(reply(first, 0.5)), Millis(1_100));
-    host.handle(Event::Button(outcome(&start, &first)), Millis(2_000));
-    robot_answers(&mut host, "f6-g5", 3_000);
+    let mut host = the_games_one_hint_used();
     let now = host.game().position().occupied();
     let actions = host.handle(Event::LongPress(now), Millis(5_000));
     assert_eq!(hint_search(&actions), None);
@@ -141,11 +148,7 @@ fn a_hint_still_searched_for_when_the_visitor_moves_is_not_given_and_does_not_co
 
 #[test]
 fn the_hints_given_before_a_restart_still_count() {
-    let (mut host, start) = one_hint_a_game_asked_for();
-    let first = mv(&start, "c3-d4");
-    host.handle(Event::HintDone(reply(first, 0.5)), Millis(1_100));
-    host.handle(Event::Button(outcome(&start, &first)), Millis(2_000));
-    robot_answers(&mut host, "f6-g5", 3_000);
+    let host = the_games_one_hint_used();
     let snapshot = host.snapshot().unwrap();
     assert_eq!(snapshot.hints_given, 1);
     let (mut resumed, _) = Host::resume(

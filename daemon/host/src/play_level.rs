@@ -22,6 +22,9 @@ pub enum PlayLevel {
 const PLAY_LEVEL_FORMS: &str = "a whole number or \"adaptive\"";
 
 impl PlayLevel {
+    /// The fixed levels there are: 1 (gentle) to 5 (strongest).
+    pub const FIXED: std::ops::RangeInclusive<u8> = 1..=5;
+
     /// The fixed level, if it is one.
     pub fn fixed(self) -> Option<u8> {
         match self {
@@ -56,7 +59,7 @@ impl FromStr for PlayLevel {
         match text.trim() {
             "adaptive" => Ok(PlayLevel::Adaptive),
             number => match number.parse() {
-                Ok(level @ 1..=5) => Ok(PlayLevel::Fixed(level)),
+                Ok(level) if PlayLevel::FIXED.contains(&level) => Ok(PlayLevel::Fixed(level)),
                 _ => Err(PlayLevelError {
                     text: text.to_owned(),
                 }),
