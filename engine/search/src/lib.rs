@@ -129,6 +129,21 @@ impl Searcher {
         limits: Limits,
         stop: &AtomicBool,
     ) -> SearchResult {
+        self.search_reporting(position, history, limits, stop, |_| {})
+    }
+
+    /// [`Searcher::search`], handing each completed iteration's result to `on_iteration` as it
+    /// is found, so that a caller can show the search's progress (the Hub protocol's `info`
+    /// lines) while the search stays free of clocks and output. The last result reported is
+    /// the one returned, but for its node count, which also counts an unfinished iteration.
+    pub fn search_reporting(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        limits: Limits,
+        stop: &AtomicBool,
+        mut on_iteration: impl FnMut(&SearchResult),
+    ) -> SearchResult {
         self.nodes = 0;
         self.node_limit = limits.nodes;
         self.aborted = false;
@@ -169,6 +184,7 @@ impl Searcher {
                 nodes: self.nodes,
                 pv,
             };
+            on_iteration(&result);
             if score.abs() >= WIN_THRESHOLD {
                 break;
             }

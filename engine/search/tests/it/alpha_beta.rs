@@ -142,3 +142,27 @@ fn principal_variation_is_playable() {
     }
     assert!(!result.pv.is_empty());
 }
+
+/// The reports a caller shows as progress (the Hub protocol's `info` lines): one per completed
+/// iteration, deeper each time, and the last one is the move the search returns.
+#[test]
+fn each_completed_iteration_is_reported_and_the_last_is_the_answer() {
+    let position = Position::new(Variant::International);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: 6,
+        nodes: u64::MAX,
+    };
+    let mut reports = Vec::new();
+    let result = Searcher::new(1).search_reporting(&position, &[], limits, &stop, |report| {
+        reports.push(report.clone());
+    });
+    let depths: Vec<u32> = reports.iter().map(|r| r.depth).collect();
+    assert_eq!(depths, [1, 2, 3, 4, 5, 6]);
+    let last = reports.last().unwrap();
+    assert_eq!(
+        (last.best, &last.pv, last.score),
+        (result.best, &result.pv, result.score)
+    );
+    assert!(reports.windows(2).all(|w| w[0].nodes <= w[1].nodes));
+}
