@@ -8,11 +8,13 @@
 #![warn(missing_docs)]
 
 mod file_check;
+mod host_name;
 mod load;
 mod sections;
 mod setting_error;
 mod validate;
 
+pub use host_name::{HostName, HostNameError};
 pub use load::{ENV_PREFIX, LoadError, load, load_with_env, parse};
 // The level is the host's type (its events name it), like the coach's settings.
 pub use host::{PlayLevel, PlayLevelError};

@@ -1,5 +1,6 @@
 //! The sections of the settings file.
 
+use std::fmt;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 
@@ -231,7 +232,7 @@ impl PathSettings {
 
 /// The operator web page served by `checkerbot run`: off unless enabled, on localhost unless
 /// bound elsewhere, and a token before anyone on the network may steer the robot.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct OperatorSettings {
     /// Serve the page.
@@ -242,6 +243,24 @@ pub struct OperatorSettings {
     /// actions are open, which is allowed on a loopback address only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub token: Option<String>,
+    /// The names the page is also reached by, besides its bind address, the loopback names and
+    /// the address a request arrives at (`"robot.local"`, `"robot.example:443"` behind a
+    /// proxy): a request naming any other host is refused, which is what stops DNS rebinding.
+    /// Each is a [`crate::HostName`].
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hostnames: Vec<String>,
+}
+
+/// Written without the token, so that printing the settings never shows it.
+impl fmt::Debug for OperatorSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OperatorSettings")
+            .field("enabled", &self.enabled)
+            .field("bind", &self.bind)
+            .field("token", &self.token.as_ref().map(|_| "(set)"))
+            .field("hostnames", &self.hostnames)
+            .finish()
+    }
 }
 
 impl Default for OperatorSettings {
@@ -250,6 +269,7 @@ impl Default for OperatorSettings {
             enabled: false,
             bind: SocketAddr::from((Ipv4Addr::LOCALHOST, 8080)),
             token: None,
+            hostnames: Vec::new(),
         }
     }
 }

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use crate::PlayLevel;
+use crate::host_name::HostName;
 use crate::sections::Settings;
 
 /// The shortest token accepted for the operator page's control actions.
@@ -201,6 +202,19 @@ impl Settings {
                      key out"
                 ),
             );
+        }
+        for name in &self.operator.hostnames {
+            if let Err(err) = HostName::parse(name) {
+                problems.check(
+                    false,
+                    "operator.hostnames",
+                    None,
+                    format!(
+                        "{name:?} {err} (the names the operator page is reached by besides its \
+                         address and localhost)"
+                    ),
+                );
+            }
         }
         let bind = self.operator.bind;
         // Said at operator.bind, the line that opened the page to the network.

@@ -236,3 +236,41 @@ fn the_operator_page_needs_a_token_off_localhost() {
         .to_string();
     assert!(text.contains("bind"), "{text}");
 }
+
+#[test]
+fn the_operator_pages_other_names_are_read_and_checked() {
+    let path = write(
+        "names.toml",
+        "[operator]\nhostnames = [\"robot.local\", \"192.168.1.20\", \"robot.example:443\"]\n",
+    );
+    let settings = load_with_env(Some(&path), HashMap::new()).unwrap();
+    assert_eq!(
+        settings.operator.hostnames,
+        ["robot.local", "192.168.1.20", "robot.example:443"]
+    );
+    let path = write(
+        "bad-names.toml",
+        "[operator]\nhostnames = [\"robot.local\", \"*.local\", \"fd00::5\"]\n",
+    );
+    match load_with_env(Some(&path), HashMap::new()) {
+        Err(LoadError::Invalid { errors }) => {
+            let said: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            assert_eq!(said.len(), 2, "{said:?}");
+            assert!(said[0].contains("\"*.local\" holds a wildcard"), "{said:?}");
+            assert!(said[1].contains("\"[fd00::5]\""), "{said:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn printing_the_settings_never_shows_the_operator_token() {
+    let path = write(
+        "secret.toml",
+        "[operator]\nenabled = true\nbind = \"0.0.0.0:8080\"\ntoken = \"correct-horse-battery\"\n",
+    );
+    let settings = load_with_env(Some(&path), HashMap::new()).unwrap();
+    let printed = format!("{settings:?}");
+    assert!(printed.contains("0.0.0.0:8080"), "{printed}");
+    assert!(!printed.contains("correct-horse"), "{printed}");
+}
