@@ -185,6 +185,7 @@ pub async fn serve(
         let page = PageConfig {
             bind: settings.operator.bind,
             token: settings.operator.token.clone(),
+            hostnames: settings.operator.hostnames.clone(),
             settings_file: config_file,
         };
         let address = serve_page(&mut robot, &settings, page).await?;

@@ -1,10 +1,13 @@
 //! The operator page's HTTP interface: the page itself, its state, a stream of updates, and the
 //! control actions.
 //!
-//! Viewing needs nothing. A control action needs `Authorization: Bearer <token>` when a token
-//! is configured: 401 without one, 403 with a wrong one. A body that is not what the action
-//! takes is 400, an action that makes no sense now 409; each error is JSON (`{"error": ...}`)
-//! that says what is wrong, and none of them changes anything.
+//! Every request first passes the gate ([`super::gate`]): it must name the page's host and not
+//! come from another site's page. Viewing then needs nothing more. A control action takes JSON
+//! only (`Content-Type: application/json`, 415 otherwise, so another site's form cannot send
+//! one) and needs `Authorization: Bearer <token>` when a token is configured: 401 without one,
+//! 403 with a wrong one (answered slowly; 429 after many, see [`super::token`]). A body that is
+//! not what the action takes is 400, an action that makes no sense now 409; each error is JSON
+//! (`{"error": ...}`) that says what is wrong, and none of them changes anything.
 
 use std::convert::Infallible;
 use std::path::PathBuf;
@@ -14,6 +17,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -23,8 +27,12 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 use tokio::sync::{broadcast, mpsc, oneshot};
 
+use super::allowed_hosts::AllowedHosts;
+use super::connection::ClientAddress;
 use super::feed::Hub;
+use super::gate::gate;
 use super::settings_file::write_back;
+use super::token::{OperatorToken, WRONG_TOKEN_DELAY, WrongTokens};
 use crate::robot::{Adjustment, OperatorCommand, Request};
 
 /// What the handlers share.
@@ -35,13 +43,18 @@ pub struct Api {
     /// The robot's operator channel.
     pub commands: mpsc::UnboundedSender<Request>,
     /// The token control actions need, if any.
-    pub token: Option<String>,
+    pub token: Option<OperatorToken>,
+    /// The wrong tokens each client sent.
+    pub wrong_tokens: WrongTokens,
     /// The settings file settings are written back to, if the robot has one.
     pub settings_file: Option<PathBuf>,
+    /// The hosts the page is served as.
+    pub hosts: Arc<AllowedHosts>,
 }
 
-/// Every route of the page.
+/// Every route of the page, behind the gate.
 pub fn router(api: Arc<Api>) -> Router {
+    let hosts = Arc::clone(&api.hosts);
     Router::new()
         .route("/", get(page))
         .route("/page.css", get(css))
@@ -56,10 +69,11 @@ pub fn router(api: Arc<Api>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(wrong_method)
         .with_state(api)
+        .layer(middleware::from_fn_with_state(hosts, gate))
 }
 
 /// An error answer: the status and a JSON body naming what is wrong.
-fn error(status: StatusCode, message: impl Into<String>) -> Response {
+pub(super) fn error(status: StatusCode, message: impl Into<String>) -> Response {
     (status, axum::Json(json!({ "error": message.into() }))).into_response()
 }
 
@@ -140,25 +154,25 @@ async fn events(State(api): State<Arc<Api>>) -> Sse<impl Stream<Item = Result<Ev
     Sse::new(stream).keep_alive(KeepAlive::default())
 }
 
-/// Refuses a control action from another site's page (a browser names it in `Origin`), or
-/// without the right token.
-fn authorize(api: &Api, headers: &HeaderMap) -> Result<(), Rejection> {
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let origin = origin.to_str().unwrap_or_default();
-        let host = headers
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok())
-            .unwrap_or_default();
-        let site = origin.split_once("://").map_or(origin, |(_, site)| site);
-        if site != host {
-            return Err(Rejection(
-                StatusCode::FORBIDDEN,
-                format!(
-                    "a page from {origin} may not steer the robot: use the operator page served \
-                     at {host}"
-                ),
-            ));
-        }
+/// Refuses a control action that is not JSON, or without the right token; a wrong token is
+/// answered after [`WRONG_TOKEN_DELAY`], and a client that sent too many waits.
+async fn authorize(api: &Api, client: ClientAddress, headers: &HeaderMap) -> Result<(), Rejection> {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .map(|value| value.to_str().unwrap_or("(unreadable)"));
+    let is_json = content_type.is_some_and(|value| {
+        let essence = value.split(';').next().unwrap_or_default().trim();
+        essence.eq_ignore_ascii_case("application/json")
+    });
+    if !is_json {
+        let sent = content_type.map_or_else(|| "none".to_owned(), |value| format!("{value:?}"));
+        return Err(Rejection(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!(
+                "control actions take JSON: send `Content-Type: application/json` (this request \
+                 sent {sent}), with a JSON object or nothing as the body"
+            ),
+        ));
     }
     let Some(token) = &api.token else {
         return Ok(());
@@ -169,20 +183,29 @@ fn authorize(api: &Api, headers: &HeaderMap) -> Result<(), Rejection> {
             "control actions need the operator token: send `Authorization: Bearer <token>` (the page asks for it)".to_owned(),
         ));
     };
+    let ClientAddress(address) = client;
+    if let Some(wait) = api.wrong_tokens.wait(address) {
+        return Err(Rejection(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "too many wrong operator tokens from this address: try again in {} s",
+                wait.as_secs().max(1)
+            ),
+        ));
+    }
     let given = given.to_str().unwrap_or_default();
     let given = given.strip_prefix("Bearer ").unwrap_or_default();
-    if !same(given.as_bytes(), token.as_bytes()) {
+    if !token.is(given) {
+        api.wrong_tokens.strike(address);
+        // In this request's task: the robot and every other request go on meanwhile.
+        tokio::time::sleep(WRONG_TOKEN_DELAY).await;
         return Err(Rejection(
             StatusCode::FORBIDDEN,
             "wrong operator token: it is `operator.token` in the robot's settings file".to_owned(),
         ));
     }
+    api.wrong_tokens.clear(address);
     Ok(())
-}
-
-/// Compares without stopping at the first difference, so timing does not reveal the token.
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// The action's body: empty means `{}`; anything else must be the action's JSON object.
@@ -238,6 +261,7 @@ fn ok(message: &str) -> Response {
 async fn simple(
     State(api): State<Arc<Api>>,
     Path(action): Path<String>,
+    client: ClientAddress,
     headers: HeaderMap,
     bytes: Bytes,
 ) -> Answer {
@@ -258,7 +282,7 @@ async fn simple(
             ));
         }
     };
-    authorize(&api, &headers)?;
+    authorize(&api, client, &headers).await?;
     body::<Nothing>(&bytes)?;
     Ok(ok(&ask(&api, command).await?.message))
 }
@@ -271,8 +295,13 @@ struct Resolve {
     mv: String,
 }
 
-async fn resolve(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
-    authorize(&api, &headers)?;
+async fn resolve(
+    State(api): State<Arc<Api>>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    authorize(&api, client, &headers).await?;
     let request: Resolve = body(&bytes)?;
     Ok(ok(&ask(&api, OperatorCommand::Resolve(request.mv))
         .await?
@@ -286,8 +315,13 @@ struct Voice {
     category: emotions::Category,
 }
 
-async fn voice(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
-    authorize(&api, &headers)?;
+async fn voice(
+    State(api): State<Arc<Api>>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    authorize(&api, client, &headers).await?;
     let request: Voice = body(&bytes)?;
     Ok(ok(&ask(&api, OperatorCommand::TestVoice(request.category))
         .await?
@@ -310,8 +344,13 @@ struct Settings {
     save: bool,
 }
 
-async fn settings(State(api): State<Arc<Api>>, headers: HeaderMap, bytes: Bytes) -> Answer {
-    authorize(&api, &headers)?;
+async fn settings(
+    State(api): State<Arc<Api>>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    authorize(&api, client, &headers).await?;
     let request: Settings = body(&bytes)?;
     if request.save && api.settings_file.is_none() {
         return Err(Rejection(

@@ -9,12 +9,21 @@
 //! follows `/api/events` (server-sent events: `log`, the event log's JSON events, and `state`,
 //! the page's whole state after each change). Commands travel to the game loop over a channel
 //! and are carried out between two events ([`crate::robot::OperatorCommand`]).
+//!
+//! It is closed to other web sites: it answers only requests naming a host it is served as
+//! (DNS rebinding), refuses another site's page (`Origin`) and anything but JSON for a control
+//! (cross-site forms), cannot be framed, and makes guessing its token useless (`gate.rs`,
+//! `allowed_hosts.rs`, `token.rs`; docs/operator-guide.md, "Security of the operator page").
 
+mod allowed_hosts;
 mod api;
+mod connection;
 mod feed;
+mod gate;
 mod page_state;
 mod server;
 mod settings_file;
+mod token;
 
 pub use server::{PageConfig, serve_page};
 

@@ -1,5 +1,8 @@
 //! The operator page's HTTP interface, request by request (tower's `oneshot`, no sockets), with
-//! a stand-in for the game loop that records the commands it receives.
+//! a stand-in for the game loop that records the commands it receives. `attacks.rs` is what
+//! another web site or a guesser tries.
+
+mod attacks;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,17 +16,39 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tower::ServiceExt as _;
 
+use super::allowed_hosts::AllowedHosts;
 use super::api::{Api, router};
 use super::feed::Hub;
 use super::page_state::PageStateTracker;
+use super::token::{OperatorToken, WrongTokens};
 use crate::robot::{Adjustment, Done, OperatorCommand, Request};
 use host::Refused;
 
 const TOKEN: &str = "s3cret-token";
+/// The address the page is served on in these tests.
+const PAGE: &str = "127.0.0.1:8080";
 
-/// The router, and the commands that reach the robot. The stand-in robot refuses `Resign`
-/// (as a robot in the middle of its move would) and accepts the rest.
+/// A request for `path` as a browser at the page's address sends it.
+fn request(method: &str, path: &str) -> axum::http::request::Builder {
+    HttpRequest::builder()
+        .method(method)
+        .uri(path)
+        .header(header::HOST, PAGE)
+}
+
+/// The router of a page on [`PAGE`], and the commands that reach the robot. The stand-in robot
+/// refuses `Resign` (as a robot in the middle of its move would) and accepts the rest.
 fn setup(
+    token: Option<&str>,
+    settings_file: Option<std::path::PathBuf>,
+) -> (Router, mpsc::UnboundedReceiver<OperatorCommand>) {
+    let hosts = AllowedHosts::new(PAGE.parse().unwrap(), &[]);
+    setup_served_as(hosts, token, settings_file)
+}
+
+/// [`setup`] for a page served as `hosts`.
+fn setup_served_as(
+    hosts: AllowedHosts,
     token: Option<&str>,
     settings_file: Option<std::path::PathBuf>,
 ) -> (Router, mpsc::UnboundedReceiver<OperatorCommand>) {
@@ -58,15 +83,30 @@ fn setup(
             let _ = reply.send(outcome);
         }
     });
-    let api = Api {
-        hub: Arc::new(Hub::new(tracker)),
-        commands,
-        token: token.map(str::to_owned),
-        settings_file,
-    };
+    let mut api = api(tracker, commands, token, settings_file);
+    api.hosts = Arc::new(hosts);
     (router(Arc::new(api)), received)
 }
 
+/// The handlers' state for a page on [`PAGE`].
+fn api(
+    tracker: PageStateTracker,
+    commands: mpsc::UnboundedSender<Request>,
+    token: Option<&str>,
+    settings_file: Option<std::path::PathBuf>,
+) -> Api {
+    Api {
+        hub: Arc::new(Hub::new(tracker)),
+        commands,
+        token: token.map(|token| OperatorToken::new(token.to_owned())),
+        wrong_tokens: WrongTokens::default(),
+        settings_file,
+        hosts: Arc::new(AllowedHosts::new(PAGE.parse().unwrap(), &[])),
+    }
+}
+
+/// Sends `method path` as the page does (JSON, with the token when given); the status and the
+/// JSON answer.
 async fn call(
     app: &Router,
     method: &str,
@@ -74,15 +114,16 @@ async fn call(
     token: Option<&str>,
     body: &str,
 ) -> (StatusCode, Value) {
-    let mut request = HttpRequest::builder().method(method).uri(path);
+    let mut request = request(method, path).header(header::CONTENT_TYPE, "application/json");
     if let Some(token) = token {
         request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
     }
-    let response = app
-        .clone()
-        .oneshot(request.body(Body::from(body.to_owned())).unwrap())
-        .await
-        .unwrap();
+    answer(app, request.body(Body::from(body.to_owned())).unwrap()).await
+}
+
+/// `request`'s status and JSON answer (a string when it is not JSON).
+async fn answer(app: &Router, request: HttpRequest<Body>) -> (StatusCode, Value) {
+    let response = app.clone().oneshot(request).await.unwrap();
     let status = response.status();
     let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
         .await
@@ -108,7 +149,7 @@ async fn the_page_and_its_script_and_style_are_served() {
     ] {
         let response = app
             .clone()
-            .oneshot(HttpRequest::get(path).body(Body::empty()).unwrap())
+            .oneshot(request("GET", path).body(Body::empty()).unwrap())
             .await
             .unwrap();
         assert_eq!(response.status(), StatusCode::OK, "{path}");
@@ -143,7 +184,7 @@ async fn the_state_shows_the_board_and_needs_no_token() {
 async fn the_event_stream_starts_with_the_whole_state() {
     let (app, _) = setup(None, None);
     let response = app
-        .oneshot(HttpRequest::get("/api/events").body(Body::empty()).unwrap())
+        .oneshot(request("GET", "/api/events").body(Body::empty()).unwrap())
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
@@ -206,7 +247,7 @@ async fn each_control_action_reaches_the_robot_as_its_command() {
     }
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_control_action_without_the_right_token_is_refused_and_changes_nothing() {
     let (app, mut received) = setup(Some(TOKEN), None);
     for path in [
@@ -232,9 +273,9 @@ async fn a_control_action_without_the_right_token_is_refused_and_changes_nothing
 async fn another_sites_page_may_not_steer_the_robot() {
     let (app, mut received) = setup(None, None);
     let request = |origin: &str| {
-        HttpRequest::post("/api/new-game")
-            .header(header::HOST, "127.0.0.1:8080")
+        request("POST", "/api/new-game")
             .header(header::ORIGIN, origin)
+            .header(header::CONTENT_TYPE, "application/json")
             .body(Body::empty())
             .unwrap()
     };
@@ -353,13 +394,7 @@ async fn a_stopped_robot_is_reported() {
     );
     let (commands, requests) = mpsc::unbounded_channel();
     drop(requests);
-    let api = Api {
-        hub: Arc::new(Hub::new(tracker)),
-        commands,
-        token: None,
-        settings_file: None,
-    };
-    let app = router(Arc::new(api));
+    let app = router(Arc::new(api(tracker, commands, None, None)));
     let (status, json) = call(&app, "POST", "/api/pause", None, "").await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(error_text(&json).contains("stopped"), "{json}");

@@ -525,6 +525,7 @@ impl PreparedSim<'_> {
             let page = PageConfig {
                 bind,
                 token: settings.operator.token.clone(),
+                hostnames: settings.operator.hostnames.clone(),
                 settings_file: args.config.clone(),
             };
             let address = serve_page(&mut robot, settings, page).await?;
