@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use checkerbot_config::{ArmKind, Settings};
+use checkerbot_config::{ArmKind, OperatorSettings, Settings};
 use futures::{SinkExt as _, StreamExt as _};
 use hal::controller::link::{LinkConfig, connect};
 use hal::dobot::{Command, DobotCodec, Reply};
@@ -25,6 +25,10 @@ use player::Brain;
 
 /// How long a device may take to answer before the doctor calls it silent.
 const DEVICE_TIMEOUT: Duration = Duration::from_secs(3);
+/// The shortest operator token the doctor does not warn about on a page other machines reach:
+/// the settings accept 8 characters, which a guesser on the network has more time for than
+/// one on this machine.
+const NETWORK_TOKEN_LEN: usize = 16;
 
 /// Arguments of `checkerbot doctor`.
 #[derive(Debug, clap::Args)]
@@ -51,6 +55,12 @@ impl Report {
                 println!("PROBLEM  {what}: {text}");
             }
         }
+    }
+
+    /// A check that passes with a warning: said, but `run` would start.
+    fn warning(&mut self, what: &str, text: &str) {
+        self.checks += 1;
+        println!("WARNING  {what}: {text}");
     }
 
     fn finish(&self) -> ExitCode {
@@ -98,6 +108,10 @@ pub fn run(args: &Args) -> ExitCode {
         )),
     );
     report.line("state directory", state_dir(&settings.paths.state_dir));
+    match operator_page(&settings.operator) {
+        Ok(text) => report.line("operator page", Ok(text)),
+        Err(warning) => report.warning("operator page", &warning),
+    }
     let side = occupancy_map::board_size(settings.game.variant.geometry()).side();
     report.line(
         "calibration",
@@ -118,6 +132,38 @@ pub fn run(args: &Args) -> ExitCode {
     report.line("voice packs", voice_packs(&settings));
     report.line("audio", audio(&settings));
     report.finish()
+}
+
+/// Where the operator page is served and who may steer the robot from it; `Err`: a warning
+/// (the token is never printed).
+fn operator_page(operator: &OperatorSettings) -> Result<String, String> {
+    if !operator.enabled {
+        return Ok("off (operator.enabled = false)".to_owned());
+    }
+    let bind = operator.bind;
+    let length = operator
+        .token
+        .as_ref()
+        .map_or(0, |token| token.chars().count());
+    if bind.ip().is_loopback() {
+        let who = if operator.token.is_some() {
+            "controls need the token"
+        } else {
+            "controls open to this machine's users, closed to web sites"
+        };
+        return Ok(format!("on http://{bind}/, this machine only; {who}"));
+    }
+    if length < NETWORK_TOKEN_LEN {
+        return Err(format!(
+            "on http://{bind}/, reachable from the network, with a token of {length} \
+             characters: anyone on the network who guesses it steers the robot; set \
+             operator.token to a random one of at least {NETWORK_TOKEN_LEN} characters \
+             (`openssl rand -hex 16`)"
+        ));
+    }
+    Ok(format!(
+        "on http://{bind}/, reachable from the network; controls need the token"
+    ))
 }
 
 /// The state directory exists and the daemon can write its journal there.

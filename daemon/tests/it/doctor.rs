@@ -178,3 +178,35 @@ fn invalid_settings_stop_the_checks_with_the_reason() {
     assert!(settings.contains("atitude"), "{report}");
     assert_eq!(report.lines().count(), 2, "{report}");
 }
+
+#[test]
+fn a_short_token_on_a_page_the_network_reaches_is_warned_about_without_showing_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let short = "[operator]\nenabled = true\nbind = \"0.0.0.0:8080\"\ntoken = \"only-12-char\"";
+    let (_, report) = checkerbot(&["doctor"], &settings(dir.path(), short));
+    let page = line(&report, "operator page");
+    assert!(page.starts_with("WARNING"), "{report}");
+    assert!(
+        page.contains("12 characters") && page.contains("at least 16"),
+        "{page}"
+    );
+    assert!(
+        !report.contains("only-12-char"),
+        "the token is printed:\n{report}"
+    );
+    // A warning is not a problem: the same problems are counted with a long token.
+    let problems = |report: &str| report.lines().last().unwrap_or_default().to_owned();
+    let long =
+        "[operator]\nenabled = true\nbind = \"0.0.0.0:8080\"\ntoken = \"a-token-of-24-characters\"";
+    let (_, long_report) = checkerbot(&["doctor"], &settings(dir.path(), long));
+    assert!(is_ok(&long_report, "operator page"), "{long_report}");
+    assert_eq!(problems(&report), problems(&long_report));
+    // On this machine only, even no token is fine: web sites are kept out by the page itself.
+    let local = "[operator]\nenabled = true\nbind = \"127.0.0.1:8080\"";
+    let (_, report) = checkerbot(&["doctor"], &settings(dir.path(), local));
+    assert!(is_ok(&report, "operator page"), "{report}");
+    assert!(
+        line(&report, "operator page").contains("this machine only"),
+        "{report}"
+    );
+}
