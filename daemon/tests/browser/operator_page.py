@@ -4,8 +4,9 @@ Chromium through chromedriver's WebDriver API (plain HTTP: no Selenium, nothing 
 
     operator_page.py URL OUT_DIR
 
-Checks that the page shows the board, that it updates after a move, and that a click on "New
-game" starts a new game; saves screenshots (desktop and phone width) in OUT_DIR. Exits non-zero
+Checks that the page shows the board, that it updates after a move, that a click on "New game"
+starts a new game, and that the page's Content-Security-Policy blocks nothing it does; saves
+screenshots (desktop and phone width) in OUT_DIR. Exits non-zero
 with what went wrong.
 """
 
@@ -58,6 +59,8 @@ class Browser:
                 "binary": CHROMIUM,
                 "args": FLAGS + [f"--user-data-dir={user_data}"],
             },
+            # The console, to see what the page's Content-Security-Policy blocked.
+            "goog:loggingPrefs": {"browser": "ALL"},
         }
         session = self.call("POST", "/session", {"capabilities": {"alwaysMatch": caps}})
         self.session = f"/session/{session['sessionId']}"
@@ -90,6 +93,10 @@ class Browser:
         with open(path, "wb") as out:
             out.write(base64.b64decode(png))
         print(f"screenshot: {path}")
+
+    def console(self):
+        """The browser's console messages since the last call."""
+        return self.call("POST", self.session + "/se/log", {"type": "browser"})
 
     def resize(self, width, height):
         self.call("POST", self.session + "/window/rect", {"width": width, "height": height})
@@ -159,6 +166,11 @@ def run(browser, url, out_dir):
     width = browser.js("return document.documentElement.scrollWidth")
     assert width <= 400, f"the phone layout is {width} px wide: it scrolls sideways"
     browser.screenshot(os.path.join(out_dir, "operator-phone.png"))
+
+    # The page's own Content-Security-Policy blocked nothing it does.
+    blocked = [m["message"] for m in browser.console() if "Content Security Policy" in m["message"]]
+    assert not blocked, f"the policy blocked part of the page: {blocked}"
+    print("the page's policy blocked nothing")
 
 
 def main():

@@ -1,11 +1,14 @@
 //! The operator page against a running `checkerbot sim`: over plain HTTP (the robot's real
 //! game loop carrying out the commands), and in headless Chromium (the page shows the board,
 //! updates after a move, and "New game" starts a new game; screenshots are kept under
-//! `target/tmp/operator-page/`).
+//! `target/tmp/operator-page/`). `attacks.rs` is what another web site tries against it.
+
+mod attacks;
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -14,10 +17,17 @@ use serde_json::Value;
 struct Sim {
     child: Child,
     address: String,
+    /// Every line the sim wrote to stderr (its log).
+    log: Arc<Mutex<Vec<String>>>,
 }
 
 impl Sim {
     fn start(extra: &[&str]) -> Sim {
+        Sim::start_logging(extra, "warn")
+    }
+
+    /// [`Sim::start`] with `RUST_LOG` set to `filter`.
+    fn start_logging(extra: &[&str], filter: &str) -> Sim {
         let mut child = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
             .args([
                 "sim",
@@ -29,6 +39,7 @@ impl Sim {
                 "1",
             ])
             .args(extra)
+            .env("RUST_LOG", filter)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -36,6 +47,8 @@ impl Sim {
             .expect("checkerbot sim starts");
         let stderr = child.stderr.take().unwrap();
         let (found, address) = std::sync::mpsc::channel();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let lines = Arc::clone(&log);
         std::thread::spawn(move || {
             let mut found = Some(found);
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
@@ -44,12 +57,22 @@ impl Sim {
                 {
                     let _ = found.send(rest.trim_end_matches('/').to_owned());
                 }
+                lines.lock().unwrap().push(line);
             }
         });
         let address = address
             .recv_timeout(Duration::from_secs(30))
             .expect("the sim names the operator page's address");
-        Sim { child, address }
+        Sim {
+            child,
+            address,
+            log,
+        }
+    }
+
+    /// The page's port.
+    fn port(&self) -> &str {
+        self.address.rsplit(':').next().unwrap()
     }
 
     /// One HTTP/1.1 request; the status and the JSON body.
@@ -220,4 +243,29 @@ fn the_page_in_headless_chromium() {
         let png = std::fs::read(out.join(shot)).expect(shot);
         assert!(png.starts_with(b"\x89PNG"), "{shot} is a PNG");
     }
+}
+
+#[test]
+fn the_page_cannot_be_framed_by_another_site_in_headless_chromium() {
+    let sim = Sim::start(&["--seed", "7"]);
+    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("operator-framing");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/framing.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .arg(format!("http://{}/", sim.address))
+        .arg(&out)
+        .output()
+        .expect("python3 runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "the browser test failed:\n{text}");
+    assert!(
+        text.contains("control: a frame of the test site's own page shows"),
+        "{text}"
+    );
+    let png = std::fs::read(out.join("framed.png")).expect("framed.png");
+    assert!(png.starts_with(b"\x89PNG"), "framed.png is a PNG");
 }
