@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use speech::{Lesson, Utterance};
 use thiserror::Error;
 
+use crate::snapshot::RatingSnapshot;
 use crate::{Action, Host, LogEvent, SearchReply};
 
 /// A game this one-sided is decided: below it before the move (already lost) or above one
@@ -139,7 +140,7 @@ impl CoachSettings {
 }
 
 /// What the coach says about a move: the `kind` of an `advice` event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AdviceKind {
     /// The move cost a little; logged, not said.
@@ -228,6 +229,33 @@ pub(crate) struct Advice {
 }
 
 impl Advice {
+    /// The journal's form of this rating of the move at `ply`.
+    pub(crate) fn snapshot(&self, ply: usize) -> RatingSnapshot {
+        RatingSnapshot {
+            ply,
+            kind: self.kind,
+            expected_before: self.expected_before,
+            expected_after: self.expected_after,
+        }
+    }
+
+    /// A rating from the journal, of `visitor_move`; what the move allowed is not kept, since
+    /// it was said when the move was made.
+    pub(crate) fn resumed(rating: &RatingSnapshot, visitor_move: Move) -> Advice {
+        Advice {
+            kind: rating.kind,
+            visitor_move,
+            expected_before: rating.expected_before,
+            expected_after: rating.expected_after,
+            lesson: None,
+        }
+    }
+
+    /// The same rating, with what the move allows read anew.
+    pub(crate) fn with_lesson(self, lesson: Option<Lesson>) -> Advice {
+        Advice { lesson, ..self }
+    }
+
     /// The move rated.
     pub(crate) fn visitor_move(&self) -> Move {
         self.visitor_move

@@ -195,37 +195,63 @@ fn the_squares_a_blunder_gives_away_are_lit_while_the_arm_answers_then_the_robot
     );
 }
 
-#[test]
-fn the_coachs_marks_survive_a_restart_and_a_corrupt_one_is_refused() {
-    // A game from the start (the journal keeps moves from the starting position): the
-    // visitor's second move is rated a blunder by the robot's answer.
+/// A game from the start (the journal keeps moves from the starting position) where the
+/// visitor's second move, g3-h4, is rated a blunder by the robot's answer g5-f4, with `coach`:
+/// the host when the answer comes, before the arm moves, and what it does then.
+pub(crate) fn a_game_from_the_start_with_a_blunder(coach: CoachSettings) -> (Host, Vec<Action>) {
     let start = Position::new(Variant::Russian);
     let mut host = Host::at_visitors_turn(start, Color::Black, Mind::new(Settings::default(), 1));
-    host.set_coach(CoachSettings {
-        take_backs: false,
-        ..CoachSettings::default()
-    });
+    host.set_coach(coach);
     let mut t = 0;
-    for (visitor, robot, v) in [("c3-d4", "f6-g5", 0.5), ("g3-h4", "g5-f4", 0.95)] {
+    let mut visitor_and_robot = |host: &mut Host, visitor: &str, robot: &str, v: f32| {
         let position = *host.game().position();
         let played = mv(&position, visitor);
         t += 1_000;
         host.handle(Event::Button(outcome(&position, &played)), Millis(t));
         let position = *host.game().position();
         let answer = mv(&position, robot);
-        host.handle(Event::SearchDone(reply(answer, v)), Millis(t + 100));
-        host.handle(Event::ArmDone(outcome(&position, &answer)), Millis(t + 200));
-    }
-    let snapshot = host.snapshot().unwrap();
-    let resume = |snapshot: &crate::Snapshot| {
-        Host::resume(
-            crate::RobotColor::Alternate,
-            Mind::new(Settings::default(), 1),
-            snapshot,
-            Millis(0),
-        )
+        host.handle(Event::SearchDone(reply(answer, v)), Millis(t + 100))
     };
-    let (mut resumed, _) = resume(&snapshot).unwrap();
+    visitor_and_robot(&mut host, "c3-d4", "f6-g5", 0.5);
+    host.handle(
+        Event::ArmDone(outcome(
+            &host.game().positions()[1],
+            &host.game().moves()[1],
+        )),
+        Millis(1_200),
+    );
+    let actions = visitor_and_robot(&mut host, "g3-h4", "g5-f4", 0.95);
+    (host, actions)
+}
+
+/// The journal of that game with a coach that answers the blunder at once, after the arm made
+/// the answer.
+fn a_journaled_game_with_a_blunder() -> crate::Snapshot {
+    let coach = CoachSettings {
+        take_backs: false,
+        ..CoachSettings::default()
+    };
+    let (mut host, _) = a_game_from_the_start_with_a_blunder(coach);
+    let game = host.game();
+    let (before, answer) = (game.positions()[3], game.moves()[3]);
+    host.handle(Event::ArmDone(outcome(&before, &answer)), Millis(5_000));
+    host.snapshot().unwrap()
+}
+
+pub(crate) fn resume(snapshot: &crate::Snapshot) -> Result<Host, crate::ResumeError> {
+    Host::resume(
+        crate::RobotColor::Alternate,
+        Mind::new(Settings::default(), 1),
+        snapshot,
+        Millis(0),
+    )
+    .map(|(host, _)| host)
+}
+
+#[test]
+fn the_coachs_marks_survive_a_restart_and_a_corrupt_one_is_refused() {
+    let snapshot = a_journaled_game_with_a_blunder();
+    let mut resumed = resume(&snapshot).unwrap();
     let record = finished_record(&mut resumed, 10_000);
     let pdn = record.pdn(&[]);
     let flat = pdn.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -242,6 +268,67 @@ fn the_coachs_marks_survive_a_restart_and_a_corrupt_one_is_refused() {
     beyond.notes[0].ply = 99;
     let err = resume(&beyond).unwrap_err().to_string();
     assert!(err.contains("the note on move 100"), "{err}");
+}
+
+#[test]
+fn after_a_restart_the_turning_point_is_still_chosen_from_the_whole_game() {
+    let snapshot = a_journaled_game_with_a_blunder();
+    assert_eq!(
+        snapshot
+            .ratings
+            .iter()
+            .map(|rating| (rating.ply, rating.kind))
+            .collect::<Vec<_>>(),
+        [(2, AdviceKind::Blunder)]
+    );
+    let resumed = resume(&snapshot).unwrap();
+    let (said, _) = resumed
+        .turning_point()
+        .expect("the blunder before the restart is the turning point");
+    assert_eq!(
+        said.text(),
+        "The turning point was your move from square g3 to square h4; until then you were \
+         doing well."
+    );
+    // Journaled again, the rating is still there.
+    assert_eq!(resumed.snapshot().unwrap().ratings, snapshot.ratings);
+    // A rating of the robot's move, of a move the game does not have, or with a score that is
+    // no probability is refused, and the journal is set aside.
+    for (corrupt, problem) in [
+        (
+            crate::RatingSnapshot {
+                ply: 1,
+                ..snapshot.ratings[0].clone()
+            },
+            "the coach's rating of move 2: it is the robot's move",
+        ),
+        (
+            crate::RatingSnapshot {
+                ply: 40,
+                ..snapshot.ratings[0].clone()
+            },
+            "the coach's rating of move 41: the game has 4 moves",
+        ),
+        (
+            crate::RatingSnapshot {
+                expected_after: 1.5,
+                ..snapshot.ratings[0].clone()
+            },
+            "the expected score 1.5 is not between 0 and 1",
+        ),
+        (
+            crate::RatingSnapshot {
+                kind: AdviceKind::Hint,
+                ..snapshot.ratings[0].clone()
+            },
+            "hint is not a rating of a move",
+        ),
+    ] {
+        let mut broken = snapshot.clone();
+        broken.ratings = vec![corrupt];
+        let err = resume(&broken).unwrap_err().to_string();
+        assert!(err.contains(problem), "{err}");
+    }
 }
 
 #[test]

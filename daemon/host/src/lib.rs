@@ -37,7 +37,7 @@ pub use log_event::{Device, LitSquare, LogEvent, MistakeReason, OperatorAction};
 pub use operator::Refused;
 pub use play_level::{PlayLevel, PlayLevelError};
 pub use record::GameRecord;
-pub use snapshot::{NoteSnapshot, ResumeError, Snapshot};
+pub use snapshot::{NoteSnapshot, OfferSnapshot, RatingSnapshot, ResumeError, Snapshot};
 
 use emotions::{Evaluation, Input, Language, LineRequest, Millis, Mind};
 use rules::recognition::{self, MistakeKind, Recognition};
@@ -784,6 +784,15 @@ impl Host {
             arm_pending,
             notes: self.record_notes().iter().map(NoteSnapshot::of).collect(),
             hints_given: self.hints.given(),
+            ratings: self
+                .ratings
+                .iter()
+                .map(|(ply, advice)| advice.snapshot(*ply))
+                .collect(),
+            take_back_offer: match &self.state {
+                State::OfferingTakeBack(offer) => Some(offer.snapshot(self.variant)),
+                _ => None,
+            },
         })
     }
 
@@ -829,10 +838,20 @@ impl Host {
             host.add_note(note.note(game.moves().len())?);
         }
         host.hints = hint::Hints::resumed(snapshot.hints_given);
+        let positions = game.positions();
+        for rating in &snapshot.ratings {
+            rating.check(game.moves().len(), |ply| positions[ply].turn() == robot)?;
+            let advice = coach::Advice::resumed(rating, game.moves()[rating.ply]);
+            host.ratings.push((rating.ply, advice));
+        }
         let mut out = vec![Action::Log(LogEvent::Resumed {
             plies: game.moves().len(),
         })];
-        if snapshot.arm_pending && last_by_robot {
+        if let Some(offer) = &snapshot.take_back_offer {
+            let (reply, advice) = Self::resumed_offer(offer, &host.ratings, &game, robot)?;
+            host.game = game;
+            host.offer_take_back_again(reply, advice, now, &mut out);
+        } else if snapshot.arm_pending && last_by_robot {
             let mv = *game.moves().last().expect("checked non-empty");
             let positions = game.positions();
             let before = positions[positions.len() - 2];
@@ -848,6 +867,33 @@ impl Host {
             }
         }
         Ok((host, out))
+    }
+
+    /// The take-back `offer` of a journaled `game`: the reply the robot held, and the rating
+    /// (among `ratings`) of the blunder it answers, the visitor's last move.
+    fn resumed_offer(
+        offer: &snapshot::OfferSnapshot,
+        ratings: &[(usize, coach::Advice)],
+        game: &Game,
+        robot: Color,
+    ) -> Result<(SearchReply, coach::Advice), ResumeError> {
+        let positions = game.positions();
+        let last = positions.len().checked_sub(2);
+        if last.is_none_or(|ply| positions[ply].turn() == robot) {
+            return Err(ResumeError::TakeBackOffer(
+                "the last move is not the visitor's".to_owned(),
+            ));
+        }
+        let advice = ratings
+            .iter()
+            .find(|(ply, advice)| Some(*ply) == last && advice.kind == AdviceKind::Blunder)
+            .map(|(_, advice)| *advice)
+            .ok_or_else(|| {
+                ResumeError::TakeBackOffer(
+                    "the visitor's last move is not rated a blunder".to_owned(),
+                )
+            })?;
+        Ok((offer.reply(game.position())?, advice))
     }
 
     fn after_robot_move(&mut self, now: Millis, out: &mut Vec<Action>) {

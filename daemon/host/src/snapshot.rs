@@ -6,6 +6,10 @@
 use rules::pdn::{MoveMark, MoveNote};
 use serde::{Deserialize, Serialize};
 
+use rules::{Position, notation};
+
+use crate::{AdviceKind, SearchReply};
+
 impl NoteSnapshot {
     /// The journal's form of `note`.
     pub(crate) fn of(note: &MoveNote) -> NoteSnapshot {
@@ -43,8 +47,109 @@ impl NoteSnapshot {
     }
 }
 
+/// The coach's rating of one of the visitor's moves in the journaled game, so that after a
+/// restart the turning point is still chosen from the whole game and praise stays rare.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatingSnapshot {
+    /// Which move, counting from 0: one of the visitor's.
+    pub ply: usize,
+    /// An inaccuracy, a mistake, a blunder or praise.
+    pub kind: AdviceKind,
+    /// The visitor's expected score before the move.
+    pub expected_before: f32,
+    /// The visitor's expected score after it.
+    pub expected_after: f32,
+}
+
+impl RatingSnapshot {
+    /// Checks the rating against the game it was journaled with: a visitor's move (not the
+    /// robot's, `robot_moved(ply)` says which) that the game has, of a kind a move is rated
+    /// with, and expected scores that are probabilities.
+    pub(crate) fn check(
+        &self,
+        plies: usize,
+        robot_moved: impl Fn(usize) -> bool,
+    ) -> Result<(), ResumeError> {
+        let problem = |problem: String| ResumeError::Rating {
+            ply: self.ply + 1,
+            problem,
+        };
+        if self.ply >= plies {
+            return Err(problem(format!("the game has {plies} moves")));
+        }
+        if robot_moved(self.ply) {
+            return Err(problem(
+                "it is the robot's move, not the visitor's".to_owned(),
+            ));
+        }
+        if !matches!(
+            self.kind,
+            AdviceKind::Inaccuracy | AdviceKind::Mistake | AdviceKind::Blunder | AdviceKind::Praise
+        ) {
+            return Err(problem(format!(
+                "{} is not a rating of a move",
+                self.kind.as_str()
+            )));
+        }
+        for score in [self.expected_before, self.expected_after] {
+            if !(0.0..=1.0).contains(&score) {
+                return Err(problem(format!(
+                    "the expected score {score} is not between 0 and 1"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A take-back on offer when the journal was written: the robot's answer to the blunder that
+/// it holds, so that after a restart it offers the take-back again rather than answering.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OfferSnapshot {
+    /// The robot's answer and the line it expects after it, from the position after the
+    /// blunder.
+    pub line: Vec<String>,
+    /// The robot's win probability after its answer.
+    pub v: f32,
+}
+
+impl OfferSnapshot {
+    /// The reply the robot held, read from its line in `after`, the position after the
+    /// blunder.
+    pub(crate) fn reply(&self, after: &Position) -> Result<SearchReply, ResumeError> {
+        let mut position = *after;
+        let mut pv = Vec::with_capacity(self.line.len());
+        for text in &self.line {
+            let mv = notation::parse_move(&position, text).map_err(|err| {
+                ResumeError::TakeBackOffer(format!("the robot's line: {text}: {err}"))
+            })?;
+            position = position.play(&mv).map_err(|_| {
+                ResumeError::TakeBackOffer(format!("the robot's line: {text} is not legal"))
+            })?;
+            pv.push(mv);
+        }
+        let Some(&mv) = pv.first() else {
+            return Err(ResumeError::TakeBackOffer(
+                "the robot's line is empty".to_owned(),
+            ));
+        };
+        if !(0.0..=1.0).contains(&self.v) {
+            return Err(ResumeError::TakeBackOffer(format!(
+                "the win probability {} is not between 0 and 1",
+                self.v
+            )));
+        }
+        Ok(SearchReply {
+            mv,
+            v: self.v,
+            pv,
+            think_ms: 0,
+        })
+    }
+}
+
 /// A game in progress, enough to put the host back where it was.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// The variant's name.
     pub variant: String,
@@ -65,6 +170,14 @@ pub struct Snapshot {
     /// How many of the game's moves were hinted: the hints left stay as few after a restart.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub hints_given: u32,
+    /// The coach's ratings of the visitor's moves so far. Absent in journals written before
+    /// they were kept: none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ratings: Vec<RatingSnapshot>,
+    /// The take-back the robot was offering after the visitor's last move, a blunder; none
+    /// otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub take_back_offer: Option<OfferSnapshot>,
 }
 
 /// A note on one move of the journaled game.
@@ -123,6 +236,18 @@ pub enum ResumeError {
     /// A note is on a move the game does not have, or has a mark that is neither `?` nor `??`.
     #[error("the note on move {ply}: {problem}")]
     Note {
+        /// The ply, from 1.
+        ply: usize,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// The take-back on offer does not fit the game: its line is not legal after the last
+    /// move, or that move is not a blunder of the visitor's.
+    #[error("the take-back on offer: {0}")]
+    TakeBackOffer(String),
+    /// A rating is of a move the game does not have or the robot made, or is not a rating.
+    #[error("the coach's rating of move {ply}: {problem}")]
+    Rating {
         /// The ply, from 1.
         ply: usize,
         /// What is wrong with it.

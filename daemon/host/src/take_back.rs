@@ -11,6 +11,7 @@ use rules::recognition::{self, Recognition};
 use rules::{Bitboard, Move, Position, notation};
 
 use crate::coach::Advice;
+use crate::snapshot::OfferSnapshot;
 use crate::{Action, AdviceKind, BoardLighting, Host, LogEvent, SearchReply, State};
 
 /// A take-back on offer.
@@ -25,6 +26,19 @@ pub(crate) struct Offer {
 }
 
 impl Offer {
+    /// The journal's form of the offer.
+    pub(crate) fn snapshot(&self, variant: rules::Variant) -> OfferSnapshot {
+        OfferSnapshot {
+            line: self
+                .reply
+                .pv
+                .iter()
+                .map(|mv| notation::move_text(variant, mv))
+                .collect(),
+            v: self.reply.v,
+        }
+    }
+
     /// The board as it was before the blunder.
     pub(crate) fn board_before(&self) -> Bitboard {
         self.before.occupied()
@@ -93,12 +107,43 @@ impl Host {
     ) {
         let ply = self.game.moves().len() - 1;
         let lesson = self.log_advice(&advice, ply, out);
+        self.hold_for_take_back(reply.clone(), advice, lesson, now, out);
+    }
+
+    /// Offers again, after a restart, the take-back the journal says was on offer: `reply` is
+    /// the answer the robot held, `advice` the blunder's rating kept in the journal. It was
+    /// logged and noted before the restart; it is said again, with what the reply's line
+    /// shows it allows.
+    pub(crate) fn offer_take_back_again(
+        &mut self,
+        reply: SearchReply,
+        advice: Advice,
+        now: Millis,
+        out: &mut Vec<Action>,
+    ) {
+        let advice =
+            advice.with_lesson(crate::coach::lesson(self.game.position(), &reply.pv, None));
+        let (lesson, _) = self.advice_event(&advice);
+        self.hold_for_take_back(reply, advice, lesson, now, out);
+    }
+
+    /// The offer itself: the state that holds `reply`, the words (`lesson`, then how to take
+    /// the move back) and the lights.
+    fn hold_for_take_back(
+        &mut self,
+        reply: SearchReply,
+        advice: Advice,
+        lesson: Option<speech::Utterance>,
+        now: Millis,
+        out: &mut Vec<Action>,
+    ) {
+        let ply = self.game.moves().len() - 1;
         let lesson_squares = advice.lesson_squares();
         let before = self.game.positions()[ply];
         let (was, is) = (before.occupied(), self.game.position().occupied());
         self.taken_back.offered.push((ply, advice.visitor_move()));
         self.state = State::OfferingTakeBack(Box::new(Offer {
-            reply: reply.clone(),
+            reply,
             before,
             advice,
         }));

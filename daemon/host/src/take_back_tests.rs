@@ -1,11 +1,11 @@
 //! Take-backs: the robot holds its reply to a blunder and offers to take it back; the board
 //! back where it was takes it back, a press on the board as it is goes on.
 
-use emotions::{Language, Millis};
+use emotions::{Language, Millis, Mind, Settings};
 use rules::Bitboard;
 use rules::recognition::outcome;
 
-use super::coach_tests::{after_the_blunder_with, mv, reply};
+use super::coach_tests::{a_game_from_the_start_with_a_blunder, after_the_blunder_with, mv, reply};
 use super::tests::{finished_record, logs, said};
 use super::{
     Action, AdviceKind, BoardLighting, CoachSettings, Event, Host, LightColour, LightMode,
@@ -241,4 +241,51 @@ fn every_move_taken_back_at_a_ply_is_noted_on_the_move_finally_played() {
         ),
         "{flat}"
     );
+}
+
+#[test]
+fn a_take_back_on_offer_at_a_restart_is_offered_again_and_noted_once() {
+    let (host, offer) = a_game_from_the_start_with_a_blunder(CoachSettings::default());
+    assert_eq!(advice_kinds(&offer), [AdviceKind::Blunder]);
+    let snapshot = host.snapshot().unwrap();
+    let resume = |snapshot: &crate::Snapshot| {
+        Host::resume(
+            crate::RobotColor::Alternate,
+            Mind::new(Settings::default(), 1),
+            snapshot,
+            Millis(0),
+        )
+    };
+    let (mut resumed, actions) = resume(&snapshot).unwrap();
+    // The same offer, said and lit again, without a second rating.
+    assert_eq!(resumed.waiting_for(), host.waiting_for());
+    assert!(matches!(resumed.waiting_for(), Waiting::TakeBack(_)));
+    assert_eq!(said(&actions), said(&offer));
+    assert!(!said(&actions).is_empty());
+    assert_eq!(resumed.lighting(), host.lighting());
+    assert!(advice_kinds(&actions).is_empty(), "{actions:?}");
+    // Going on plays the answer the robot held.
+    let board = resumed.game().position().occupied();
+    let actions = resumed.handle(Event::Button(board), Millis(7_000));
+    let played = actions.iter().find_map(|a| match a {
+        Action::MoveArm { mv, .. } => Some(rules::notation::move_text(rules::Variant::Russian, mv)),
+        _ => None,
+    });
+    assert_eq!(played.as_deref(), Some("g5-f4"), "{actions:?}");
+    let pdn = finished_record(&mut resumed, 9_000).pdn(&[]);
+    assert_eq!(pdn.matches("g3-h4??").count(), 1, "{pdn}");
+    assert_eq!(pdn.matches("blunder:").count(), 1, "{pdn}");
+    // An offer whose line does not fit the game, or after a move that was no blunder, is
+    // refused, and the journal is set aside.
+    let mut illegal = snapshot.clone();
+    illegal.take_back_offer.as_mut().unwrap().line = vec!["g5-h4".to_owned()];
+    let err = resume(&illegal).unwrap_err().to_string();
+    assert!(
+        err.contains("the take-back on offer: the robot's line: g5-h4"),
+        "{err}"
+    );
+    let mut unrated = snapshot;
+    unrated.ratings.clear();
+    let err = resume(&unrated).unwrap_err().to_string();
+    assert!(err.contains("not rated a blunder"), "{err}");
 }

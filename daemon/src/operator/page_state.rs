@@ -924,6 +924,8 @@ mod tests {
             arm_pending: false,
             notes: Vec::new(),
             hints_given: 0,
+            ratings: Vec::new(),
+            take_back_offer: None,
         };
         let mind = Mind::new(Settings::default(), 1);
         let (host, actions) =

@@ -26,7 +26,7 @@ use host::Snapshot;
 pub use stats::{GameNow, Stats};
 
 /// The journal file: the game in progress and the id it is archived under.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Journal {
     /// Unique per game: the archive's `CheckerbotGame` tag, so a game is archived once even
     /// when the daemon dies between archiving it and removing the journal.
@@ -152,6 +152,8 @@ mod tests {
             arm_pending: false,
             notes: Vec::new(),
             hints_given: 0,
+            ratings: Vec::new(),
+            take_back_offer: None,
         }
     }
 
@@ -173,7 +175,7 @@ mod tests {
     }
 
     #[test]
-    fn a_journal_keeps_the_notes_and_hints_and_one_from_before_them_still_loads() {
+    fn a_journal_keeps_the_notes_hints_and_ratings_and_one_from_before_them_still_loads() {
         let dir = tempfile::tempdir().unwrap();
         let state = StateDir::open(dir.path()).unwrap();
         let mut noted = snapshot(&["c3-d4", "f6-g5"]);
@@ -183,6 +185,16 @@ mod tests {
             comment: Some("blunder".to_owned()),
         }];
         noted.hints_given = 2;
+        noted.ratings = vec![host::RatingSnapshot {
+            ply: 0,
+            kind: host::AdviceKind::Blunder,
+            expected_before: 0.45,
+            expected_after: 0.1,
+        }];
+        noted.take_back_offer = Some(host::OfferSnapshot {
+            line: vec!["g5-f4".to_owned()],
+            v: 0.95,
+        });
         let journal = Journal {
             game_id: "g1".to_owned(),
             snapshot: noted,
