@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::{calibrate, commands, doctor, run as run_command, sim};
+use crate::{calibrate, commands, doctor, hub, run as run_command, sim};
 
 /// A draughts-playing exhibition robot.
 #[derive(Debug, Parser)]
@@ -33,6 +33,9 @@ enum CliCommand {
     /// Serve the simulated board controller and virtual Dobot on pseudo-terminals, so `run`,
     /// `doctor` and `calibrate` can be tried at a desk (a developer's tool).
     SimDevices(sim::devices::Args),
+    /// Play as an engine behind the Hub protocol (version 2, Scan's) on stdin and stdout, for
+    /// the Hub GUI or a program that drives Hub engines.
+    Hub(hub::Args),
 }
 
 /// Runs the command `cli` names; errors are printed on stderr with their context.
@@ -45,6 +48,7 @@ pub fn run(cli: Cli) -> ExitCode {
         CliCommand::Calibrate(args) => calibrate::run(&args, sim::dobot_rig::standalone_arm),
         CliCommand::Doctor(args) => return doctor::run(&args),
         CliCommand::SimDevices(args) => sim::devices::run(&args),
+        CliCommand::Hub(args) => hub::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,6 +3,7 @@
 mod calibrate;
 mod coach_search;
 mod doctor;
+mod hub;
 mod operator_page;
 mod run;
 mod run_on_ptys;

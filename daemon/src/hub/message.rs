@@ -1,0 +1,505 @@
+//! The Hub protocol's lines as typed messages: [`parse`] reads a line from the GUI into a
+//! [`Command`], and a [`Reply`]'s `Display` writes the engine's answer. Pure: no I/O, no
+//! clock, no knowledge of the board (positions and moves stay text here; `board_text` reads
+//! them against a variant).
+//!
+//! Every line is `<command> <name>=<value> ...`; a value may be double-quoted (it must be if
+//! it holds a space or `=`, or is empty), and an argument without `=` is a flag. Arguments a
+//! command does not know are ignored, as the protocol asks, so that a newer GUI still talks
+//! to this engine; an unknown command is an error, answered with an `error` line.
+
+use std::fmt;
+
+/// What the GUI asks, one per line.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// `hub`: say who the engine is and which parameters it has, then `wait`.
+    Hub,
+    /// `set-param name=... value=...`.
+    SetParam {
+        /// The parameter's name.
+        name: String,
+        /// Its new value (empty when the GUI sent none).
+        value: String,
+    },
+    /// `init`: the parameters are set; answer `ready`.
+    Init,
+    /// `pos [start] [pos=...] [moves="..."]`: the position to search, as text.
+    Pos {
+        /// The position string, or `None` for the variant's starting position.
+        position: Option<String>,
+        /// The moves played from it, in order.
+        moves: Vec<String>,
+    },
+    /// `level ...`: the limits of the next search.
+    Level(Level),
+    /// `go think|ponder|analyze`: start a search.
+    Go(GoMode),
+    /// `ponder-hit`: the opponent played the expected move; the clock of a ponder search
+    /// starts.
+    PonderHit,
+    /// `stop`: end the search and answer `done` now.
+    Stop,
+    /// `new-game`: the next search is unrelated to the earlier ones.
+    NewGame,
+    /// `ping`: answer `pong`, even during a search.
+    Ping,
+    /// `quit`.
+    Quit,
+}
+
+/// The limits of a search, as `level` gives them. Several may be given at once; the search
+/// ends at whichever comes first. Times are in seconds, as the protocol has them.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Level {
+    /// `depth=`: the deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// `nodes=`: about this many nodes.
+    pub nodes: Option<u64>,
+    /// `move-time=`: seconds for this move.
+    pub move_time: Option<f64>,
+    /// `time=`: seconds left on the engine's clock.
+    pub time: Option<f64>,
+    /// `inc=`: seconds added to the clock before every move.
+    pub inc: Option<f64>,
+    /// `moves=`: moves to play before the clock's next control.
+    pub moves: Option<u32>,
+    /// `infinite`: until `stop`.
+    pub infinite: bool,
+}
+
+/// The kind of search `go` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GoMode {
+    /// A move to play, within the level.
+    Think,
+    /// On the opponent's time: the clock starts at `ponder-hit`.
+    Ponder,
+    /// Analysis: the information matters more than the move.
+    Analyze,
+}
+
+/// What the engine answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reply {
+    /// `id name=... version=... author=...` (the protocol's `country` is left out: a team has
+    /// none).
+    Id {
+        /// The engine's name.
+        name: String,
+        /// Its version.
+        version: String,
+        /// Who wrote it.
+        author: String,
+    },
+    /// `param name=... value=... type=enum values="..."`: an enumerated parameter.
+    EnumParam {
+        /// The parameter's name.
+        name: String,
+        /// Its current value.
+        value: String,
+        /// Every value it takes.
+        values: Vec<String>,
+    },
+    /// `wait`: the end of the answer to `hub`.
+    Wait,
+    /// `ready`: the answer to `init`.
+    Ready,
+    /// `info ...`: the progress of a search.
+    Info(Info),
+    /// `done [move=...] [ponder=...]`: the end of a search.
+    Done {
+        /// The move to play, in Hub move text (none when there was nothing to search).
+        mv: Option<String>,
+        /// The expected answer, for pondering.
+        ponder: Option<String>,
+    },
+    /// `pong`: the answer to `ping`.
+    Pong,
+    /// `error message="..."`: a line that could not be carried out; the engine goes on.
+    Error(String),
+}
+
+/// One `info` line: a completed iteration of the search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Info {
+    /// The iteration's depth, in plies.
+    pub depth: u32,
+    /// The score for the side to move, in men (Scan's unit).
+    pub score: f64,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Seconds since the search started.
+    pub time: f64,
+    /// Millions of nodes a second (Scan's unit).
+    pub nps: f64,
+    /// The expected line, in Hub move text.
+    pub pv: Vec<String>,
+}
+
+/// A line that is not a command this engine can carry out.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{kind}")]
+pub struct ParseError {
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+/// What is wrong with a line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseErrorKind {
+    /// An empty line (or only blanks).
+    #[error("missing command")]
+    Empty,
+    /// Where a name was expected (a command or an argument), something else: `=` or `"`.
+    #[error("expected a name at character {at}")]
+    ExpectedName {
+        /// The character's index in the line, from 0.
+        at: usize,
+    },
+    /// A quoted value without its closing quote.
+    #[error("the value of {argument} has no closing quote")]
+    UnclosedQuote {
+        /// The argument's name.
+        argument: String,
+    },
+    /// A command this engine does not know.
+    #[error("unknown command {0}")]
+    UnknownCommand(String),
+    /// A command without an argument it needs.
+    #[error("{command} needs {argument}=")]
+    MissingArgument {
+        /// The command.
+        command: &'static str,
+        /// The argument it needs.
+        argument: &'static str,
+    },
+    /// A number that is not one, negative, or out of range.
+    #[error("{argument} must be a non-negative number, not {value}")]
+    BadNumber {
+        /// The argument's name.
+        argument: &'static str,
+        /// The text given.
+        value: String,
+    },
+}
+
+impl From<ParseErrorKind> for ParseError {
+    fn from(kind: ParseErrorKind) -> ParseError {
+        ParseError { kind }
+    }
+}
+
+/// One `name[=value]` of a line.
+struct Argument<'a> {
+    name: &'a str,
+    value: Option<&'a str>,
+}
+
+/// Reads one line from the GUI. Never panics, whatever the line.
+pub fn parse(line: &str) -> Result<Command, ParseError> {
+    let mut scanner = Scanner { line, at: 0 };
+    if scanner.at_end() {
+        return Err(ParseErrorKind::Empty.into());
+    }
+    let command = scanner.name()?;
+    let mut arguments = Vec::new();
+    while !scanner.at_end() {
+        arguments.push(scanner.argument()?);
+    }
+    let find = |name: &str| arguments.iter().find(|a| a.name == name);
+    let flag = |name: &str| find(name).is_some();
+    let text = |name: &str| find(name).map(|a| a.value.unwrap_or_default().to_owned());
+    Ok(match command {
+        "hub" => Command::Hub,
+        "init" => Command::Init,
+        "ping" => Command::Ping,
+        "ponder-hit" => Command::PonderHit,
+        "stop" => Command::Stop,
+        "new-game" => Command::NewGame,
+        "quit" => Command::Quit,
+        "set-param" => Command::SetParam {
+            name: text("name").ok_or(ParseErrorKind::MissingArgument {
+                command: "set-param",
+                argument: "name",
+            })?,
+            value: text("value").unwrap_or_default(),
+        },
+        "pos" => Command::Pos {
+            position: text("pos"),
+            moves: text("moves")
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_owned)
+                .collect(),
+        },
+        "level" => {
+            let value =
+                |name: &'static str| find(name).map(|a| (name, a.value.unwrap_or_default()));
+            Command::Level(Level {
+                depth: value("depth").map(whole).transpose()?,
+                nodes: value("nodes").map(whole).transpose()?,
+                move_time: value("move-time").map(seconds).transpose()?,
+                time: value("time").map(seconds).transpose()?,
+                inc: value("inc").map(seconds).transpose()?,
+                moves: value("moves").map(whole).transpose()?,
+                infinite: flag("infinite"),
+            })
+        }
+        "go" => Command::Go(if flag("ponder") {
+            GoMode::Ponder
+        } else if flag("analyze") {
+            GoMode::Analyze
+        } else {
+            GoMode::Think
+        }),
+        other => return Err(ParseErrorKind::UnknownCommand(other.to_owned()).into()),
+    })
+}
+
+/// A whole number argument.
+fn whole<T: std::str::FromStr>((argument, value): (&'static str, &str)) -> Result<T, ParseError> {
+    value.parse().map_err(|_| {
+        ParseErrorKind::BadNumber {
+            argument,
+            value: value.to_owned(),
+        }
+        .into()
+    })
+}
+
+/// A time in seconds: finite and not negative.
+fn seconds((argument, value): (&'static str, &str)) -> Result<f64, ParseError> {
+    match value.parse::<f64>() {
+        Ok(secs) if secs.is_finite() && secs >= 0.0 => Ok(secs),
+        _ => Err(ParseErrorKind::BadNumber {
+            argument,
+            value: value.to_owned(),
+        }
+        .into()),
+    }
+}
+
+/// Scan's reading of a line: names are runs of printable characters other than `=` and `"`,
+/// separated by blanks.
+struct Scanner<'a> {
+    line: &'a str,
+    at: usize,
+}
+
+impl<'a> Scanner<'a> {
+    fn skip_blanks(&mut self) {
+        let rest = &self.line[self.at..];
+        self.at += rest.len() - rest.trim_start().len();
+    }
+
+    fn at_end(&mut self) -> bool {
+        self.skip_blanks();
+        self.at == self.line.len()
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.line[self.at..].chars().next()
+    }
+
+    fn name(&mut self) -> Result<&'a str, ParseError> {
+        self.skip_blanks();
+        let start = self.at;
+        while let Some(c) = self.peek().filter(|&c| is_name_char(c)) {
+            self.at += c.len_utf8();
+        }
+        if self.at == start {
+            let at = self.line[..start].chars().count();
+            return Err(ParseErrorKind::ExpectedName { at }.into());
+        }
+        Ok(&self.line[start..self.at])
+    }
+
+    fn argument(&mut self) -> Result<Argument<'a>, ParseError> {
+        let name = self.name()?;
+        self.skip_blanks();
+        if self.peek() != Some('=') {
+            return Ok(Argument { name, value: None });
+        }
+        self.at += 1;
+        self.skip_blanks();
+        if self.peek() != Some('"') {
+            let value = self.name()?;
+            return Ok(Argument {
+                name,
+                value: Some(value),
+            });
+        }
+        self.at += 1;
+        let Some(length) = self.line[self.at..].find('"') else {
+            return Err(ParseErrorKind::UnclosedQuote {
+                argument: name.to_owned(),
+            }
+            .into());
+        };
+        let value = &self.line[self.at..self.at + length];
+        self.at += length + 1;
+        Ok(Argument {
+            name,
+            value: Some(value),
+        })
+    }
+}
+
+fn is_name_char(c: char) -> bool {
+    !c.is_control() && !c.is_whitespace() && c != '=' && c != '"'
+}
+
+/// Writes ` name=value`, quoting the value when it is not a plain name. The protocol has no
+/// escape for a quote inside a quoted value, so one becomes `'`, and control characters
+/// become spaces: a reply is always one line that a GUI can read.
+struct Pair<'a>(&'a str, &'a str);
+
+impl fmt::Display for Pair<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Pair(name, value) = *self;
+        if !value.is_empty() && value.chars().all(is_name_char) {
+            return write!(f, " {name}={value}");
+        }
+        let value: String = value
+            .chars()
+            .map(|c| match c {
+                '"' => '\'',
+                c if c.is_control() => ' ',
+                c => c,
+            })
+            .collect();
+        write!(f, " {name}=\"{value}\"")
+    }
+}
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::Id {
+                name,
+                version,
+                author,
+            } => write!(
+                f,
+                "id{}{}{}",
+                Pair("name", name),
+                Pair("version", version),
+                Pair("author", author)
+            ),
+            Reply::EnumParam {
+                name,
+                value,
+                values,
+            } => write!(
+                f,
+                "param{}{}{}{}",
+                Pair("name", name),
+                Pair("value", value),
+                Pair("type", "enum"),
+                Pair("values", &values.join(" "))
+            ),
+            Reply::Wait => f.write_str("wait"),
+            Reply::Ready => f.write_str("ready"),
+            Reply::Info(info) => write!(
+                f,
+                "info{}{}{}{}{}{}",
+                Pair("depth", &info.depth.to_string()),
+                Pair("score", &format!("{:.2}", info.score)),
+                Pair("nodes", &info.nodes.to_string()),
+                Pair("time", &format!("{:.3}", info.time)),
+                Pair("nps", &format!("{:.3}", info.nps)),
+                Pair("pv", &info.pv.join(" "))
+            ),
+            Reply::Done { mv, ponder } => {
+                f.write_str("done")?;
+                if let Some(mv) = mv {
+                    write!(f, "{}", Pair("move", mv))?;
+                }
+                if let Some(ponder) = ponder {
+                    write!(f, "{}", Pair("ponder", ponder))?;
+                }
+                Ok(())
+            }
+            Reply::Pong => f.write_str("pong"),
+            Reply::Error(message) => write!(f, "error{}", Pair("message", message)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scans_examples_reads_them() {
+        assert_eq!(
+            parse(
+                r#"pos pos=BeeeWWeeeeeeeeeeeeeeeeeeeweeeeeeeeewweBeeeeeeeeeBee moves="38-15 5-41 48-26""#
+            ),
+            Ok(Command::Pos {
+                position: Some("BeeeWWeeeeeeeeeeeeeeeeeeeweeeeeeeeewweBeeeeeeeeeBee".to_owned()),
+                moves: vec!["38-15".to_owned(), "5-41".to_owned(), "48-26".to_owned()],
+            })
+        );
+        assert_eq!(
+            parse("level moves=9 time=291.587"),
+            Ok(Command::Level(Level {
+                moves: Some(9),
+                time: Some(291.587),
+                ..Level::default()
+            }))
+        );
+        assert_eq!(parse("go ponder"), Ok(Command::Go(GoMode::Ponder)));
+        assert_eq!(
+            parse("set-param name=variant value=russian"),
+            Ok(Command::SetParam {
+                name: "variant".to_owned(),
+                value: "russian".to_owned()
+            })
+        );
+    }
+
+    #[test]
+    fn unknown_arguments_are_ignored_and_unknown_commands_refused() {
+        assert_eq!(parse("go think now=yes"), Ok(Command::Go(GoMode::Think)));
+        assert_eq!(
+            parse("dance").unwrap_err().to_string(),
+            "unknown command dance"
+        );
+        assert_eq!(parse("   ").unwrap_err().kind, ParseErrorKind::Empty);
+        assert_eq!(
+            parse("level time=-1").unwrap_err().to_string(),
+            "time must be a non-negative number, not -1"
+        );
+        assert_eq!(
+            parse(r#"pos moves="1-2"#).unwrap_err().to_string(),
+            "the value of moves has no closing quote"
+        );
+    }
+
+    #[test]
+    fn replies_quote_what_needs_it_and_stay_one_line() {
+        assert_eq!(
+            Reply::Done {
+                mv: Some("32x21x27".to_owned()),
+                ponder: None
+            }
+            .to_string(),
+            "done move=32x21x27"
+        );
+        assert_eq!(
+            Reply::Error("bad \"x\"\nnext".to_owned()).to_string(),
+            "error message=\"bad 'x' next\""
+        );
+        assert_eq!(
+            Reply::EnumParam {
+                name: "variant".to_owned(),
+                value: "russian".to_owned(),
+                values: vec!["russian".to_owned(), "pool".to_owned()],
+            }
+            .to_string(),
+            "param name=variant value=russian type=enum values=\"russian pool\""
+        );
+    }
+}

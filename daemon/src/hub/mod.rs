@@ -1,0 +1,39 @@
+//! `checkerbot hub`: the robot's engine behind the Hub protocol, version 2 (Scan's
+//! `protocol.txt`), for the Hub GUI and for programs that drive Hub engines (pydraughts'
+//! `HubEngine`). The robot's own level-5 player answers: alpha-beta until the level's time is
+//! spent.
+//!
+//! [`message`] reads and writes the protocol's lines, [`board_text`] its positions and moves
+//! for every variant, `time_control` turns a `level` into a time budget, `engine` keeps the
+//! position and the searcher between searches, and [`serve`] is the session over any reader
+//! and writer, so tests run it in-process; [`run`] hands it stdin and stdout.
+
+pub mod board_text;
+mod engine;
+pub mod message;
+mod session;
+mod time_control;
+
+use anyhow::Context as _;
+use tokio::io::BufReader;
+
+pub use session::serve;
+
+/// Arguments of `checkerbot hub` (none: the GUI sets the variant with `set-param`).
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+/// Speaks Hub on stdin and stdout until `quit` or the end of stdin.
+pub fn run(_args: &Args) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    let result = runtime.block_on(serve(
+        BufReader::new(tokio::io::stdin()),
+        tokio::io::stdout(),
+    ));
+    // A read of stdin may still hold a blocking thread; do not wait for it.
+    runtime.shutdown_background();
+    result.context("speaking Hub on stdin and stdout")
+}

@@ -1,0 +1,278 @@
+//! The Hub session: reads the GUI's lines, carries out each command, runs a search on the
+//! blocking pool while it keeps reading (`ping`, `ponder-hit`, `stop`, `quit` are answered
+//! during a search), and writes the replies. Time lives here: a timer raises the search's stop
+//! flag when the level's budget is spent.
+
+use std::collections::VecDeque;
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rules::{Move, Position};
+use search::{SearchResult, WIN, WIN_THRESHOLD};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _, Lines};
+use tokio::sync::mpsc;
+use tokio::time::{Instant, sleep_until};
+
+use super::board_text::write_move;
+use super::engine::{Engine, SearchJob};
+use super::message::{self, Command, GoMode, Info, Reply};
+use super::time_control;
+
+/// Whether the session goes on after a command.
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Speaks Hub on `input` and `output` until `quit` or the end of `input`. Bad lines are
+/// answered with an `error` line and the session goes on; only a failure to read or write
+/// ends it with an error.
+pub async fn serve<R, W>(input: R, output: W) -> io::Result<()>
+where
+    R: AsyncBufRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    let mut session = Session {
+        lines: input.lines(),
+        output,
+        engine: Engine::default(),
+        queued: VecDeque::new(),
+    };
+    session.run().await
+}
+
+struct Session<R, W> {
+    lines: Lines<R>,
+    output: W,
+    engine: Engine,
+    /// Commands that arrived during a search and are not answered during one (a `pos` sent
+    /// right after `stop`, before the search's `done`): carried out after it, in order.
+    queued: VecDeque<Command>,
+}
+
+impl<R, W> Session<R, W>
+where
+    R: AsyncBufRead + Unpin,
+    W: AsyncWrite + Unpin,
+{
+    async fn run(&mut self) -> io::Result<()> {
+        loop {
+            let command = if let Some(command) = self.queued.pop_front() {
+                command
+            } else {
+                let Some(line) = self.lines.next_line().await? else {
+                    return Ok(());
+                };
+                match message::parse(&line) {
+                    Ok(command) => command,
+                    Err(error) => {
+                        self.send(Reply::Error(error.to_string())).await?;
+                        continue;
+                    }
+                }
+            };
+            if let Flow::Quit = self.carry_out(command).await? {
+                return Ok(());
+            }
+        }
+    }
+
+    async fn carry_out(&mut self, command: Command) -> io::Result<Flow> {
+        match command {
+            Command::Hub => {
+                self.send(Reply::Id {
+                    name: "checkerbot".to_owned(),
+                    version: env!("CARGO_PKG_VERSION").to_owned(),
+                    author: "checkerbot developers".to_owned(),
+                })
+                .await?;
+                self.send(Reply::EnumParam {
+                    name: "variant".to_owned(),
+                    value: self.engine.variant().name().to_owned(),
+                    values: rules::Variant::ALL
+                        .iter()
+                        .map(|v| v.name().to_owned())
+                        .collect(),
+                })
+                .await?;
+                self.send(Reply::Wait).await?;
+            }
+            Command::SetParam { name, value } => {
+                if let Err(error) = self.engine.set_param(&name, &value) {
+                    self.send(Reply::Error(error.to_string())).await?;
+                }
+            }
+            Command::Init => self.send(Reply::Ready).await?,
+            Command::Pos { position, moves } => {
+                if let Err(error) = self.engine.set_position(position.as_deref(), &moves) {
+                    self.send(Reply::Error(error.to_string())).await?;
+                }
+            }
+            Command::Level(level) => self.engine.set_level(level),
+            Command::Go(mode) => return self.search(mode).await,
+            // Outside a search there is nothing to stop or to hit.
+            Command::PonderHit | Command::Stop => {}
+            Command::NewGame => self.engine.new_game(),
+            Command::Ping => self.send(Reply::Pong).await?,
+            Command::Quit => return Ok(Flow::Quit),
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Runs one search to its `done`, answering the commands allowed during it.
+    async fn search(&mut self, mode: GoMode) -> io::Result<Flow> {
+        let job = match self.engine.start_search() {
+            Ok(job) => job,
+            Err(error) => {
+                // The GUI waits for a `done` after every `go`.
+                self.send(Reply::Error(error.to_string())).await?;
+                self.send(Reply::Done {
+                    mv: None,
+                    ponder: None,
+                })
+                .await?;
+                return Ok(Flow::Continue);
+            }
+        };
+        let started = Instant::now();
+        let budget = time_control::budget(&job.level);
+        let clock_from = |now: Instant| budget.and_then(|budget| now.checked_add(budget));
+        let mut pondering = mode == GoMode::Ponder;
+        let mut deadline = if pondering { None } else { clock_from(started) };
+        let position = job.position;
+        let stop = Arc::new(AtomicBool::new(false));
+        let (reports_sender, mut reports) = mpsc::unbounded_channel();
+        let mut search = tokio::task::spawn_blocking({
+            let stop = Arc::clone(&stop);
+            move || {
+                let SearchJob {
+                    position,
+                    history,
+                    limits,
+                    mut searcher,
+                    ..
+                } = job;
+                let result =
+                    searcher.search_reporting(&position, &history, limits, &stop, |report| {
+                        // The session may have quit and dropped the receiver; nothing to tell.
+                        let _ = reports_sender.send(report.clone());
+                    });
+                (searcher, result)
+            }
+        });
+        loop {
+            tokio::select! {
+                biased;
+                Some(report) = reports.recv() => {
+                    let info = info(&position, &report, started.elapsed().as_secs_f64());
+                    self.send(Reply::Info(info)).await?;
+                }
+                finished = &mut search => {
+                    let done = match finished {
+                        Ok((searcher, result)) => {
+                            self.engine.searcher_back(searcher);
+                            done(&position, &result)
+                        }
+                        Err(error) => {
+                            // The engine makes a new searcher for the next search.
+                            self.send(Reply::Error(format!("the search failed: {error}"))).await?;
+                            Reply::Done { mv: None, ponder: None }
+                        }
+                    };
+                    self.send(done).await?;
+                    return Ok(Flow::Continue);
+                }
+                () = sleep_until(deadline.unwrap_or(started)), if deadline.is_some() => {
+                    stop.store(true, Ordering::Relaxed);
+                    deadline = None;
+                }
+                line = self.lines.next_line() => {
+                    let Some(line) = line? else {
+                        // The GUI is gone: quit as directly as possible.
+                        stop.store(true, Ordering::Relaxed);
+                        return Ok(Flow::Quit);
+                    };
+                    match message::parse(&line) {
+                        Ok(Command::Ping) => self.send(Reply::Pong).await?,
+                        Ok(Command::Stop) => stop.store(true, Ordering::Relaxed),
+                        Ok(Command::PonderHit) => {
+                            if pondering {
+                                pondering = false;
+                                deadline = clock_from(Instant::now());
+                            }
+                        }
+                        Ok(Command::Quit) => {
+                            stop.store(true, Ordering::Relaxed);
+                            return Ok(Flow::Quit);
+                        }
+                        Ok(command) => self.queued.push_back(command),
+                        Err(error) => self.send(Reply::Error(error.to_string())).await?,
+                    }
+                }
+            }
+        }
+    }
+
+    async fn send(&mut self, reply: Reply) -> io::Result<()> {
+        self.output
+            .write_all(format!("{reply}\n").as_bytes())
+            .await?;
+        self.output.flush().await
+    }
+}
+
+/// A completed iteration as an `info` line.
+fn info(position: &Position, report: &SearchResult, seconds: f64) -> Info {
+    let nps = if seconds > 0.0 {
+        report.nodes as f64 / seconds / 1e6
+    } else {
+        0.0
+    };
+    Info {
+        depth: report.depth,
+        score: score_in_men(report.score),
+        nodes: report.nodes,
+        time: seconds,
+        nps,
+        pv: line_text(position, &report.pv),
+    }
+}
+
+/// The search's score in men, Scan's unit. A forced win in `n` plies is `100 - n/100` (a loss
+/// the negative), the convention pydraughts reads back as a win in `n` plies.
+fn score_in_men(score: i32) -> f64 {
+    if score.abs() >= WIN_THRESHOLD {
+        let plies = WIN - score.abs();
+        f64::from(score.signum() * (10_000 - plies)) / 100.0
+    } else {
+        f64::from(score) / 100.0
+    }
+}
+
+/// Moves played one after the other from `position`, as Hub text.
+fn line_text(position: &Position, line: &[Move]) -> Vec<String> {
+    let mut current = *position;
+    line.iter()
+        .map(|mv| {
+            let text = write_move(&current, mv);
+            current.play_unchecked(mv);
+            text
+        })
+        .collect()
+}
+
+/// The `done` line: the best move and, when the expected line starts with it, the reply
+/// expected after it (for pondering).
+fn done(position: &Position, result: &SearchResult) -> Reply {
+    let line = match (result.best, result.pv.first()) {
+        (Some(best), Some(&first)) if best == first => line_text(position, &result.pv),
+        (Some(best), _) => line_text(position, &[best]),
+        (None, _) => Vec::new(),
+    };
+    let mut line = line.into_iter();
+    Reply::Done {
+        mv: line.next(),
+        ponder: line.next(),
+    }
+}
