@@ -105,6 +105,21 @@ mod tests {
     }
 
     #[test]
+    fn on_ipv6_loopback_the_same_names_are_the_page() {
+        let hosts = allowed("[::1]:8080", &[]);
+        for name in [
+            "[::1]:8080",
+            "[0:0:0:0:0:0:0:1]:8080",
+            "localhost:8080",
+            "127.0.0.1:8080",
+        ] {
+            assert!(hosts.allows(&host(name), 80, None), "{name}");
+        }
+        assert!(!hosts.allows(&host("[fd00::5]:8080"), 80, None));
+        assert_eq!(hosts.names(), "[::1]:8080, localhost:8080, 127.0.0.1:8080");
+    }
+
+    #[test]
     fn configured_names_take_the_pages_port_unless_they_name_one() {
         let hosts = allowed("127.0.0.1:8080", &["robot.local", "robot.example:443"]);
         assert!(hosts.allows(&host("robot.local:8080"), 80, None));

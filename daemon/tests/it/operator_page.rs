@@ -23,21 +23,13 @@ struct Sim {
 
 impl Sim {
     fn start(extra: &[&str]) -> Sim {
-        Sim::start_logging(extra, "warn")
+        Sim::start_at("127.0.0.1:0", extra, "warn")
     }
 
-    /// [`Sim::start`] with `RUST_LOG` set to `filter`.
-    fn start_logging(extra: &[&str], filter: &str) -> Sim {
+    /// [`Sim::start`] serving the page on `bind`, with `RUST_LOG` set to `filter`.
+    fn start_at(bind: &str, extra: &[&str], filter: &str) -> Sim {
         let mut child = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
-            .args([
-                "sim",
-                "--operator",
-                "127.0.0.1:0",
-                "--games",
-                "0",
-                "--level",
-                "1",
-            ])
+            .args(["sim", "--operator", bind, "--games", "0", "--level", "1"])
             .args(extra)
             .env("RUST_LOG", filter)
             .stdin(Stdio::null())
@@ -60,9 +52,11 @@ impl Sim {
                 lines.lock().unwrap().push(line);
             }
         });
-        let address = address
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the sim names the operator page's address");
+        let Ok(address) = address.recv_timeout(Duration::from_secs(30)) else {
+            let _ = child.kill();
+            let said = log.lock().unwrap().join("\n");
+            panic!("the sim named no operator page; it said:\n{said}");
+        };
         Sim {
             child,
             address,

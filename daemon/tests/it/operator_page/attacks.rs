@@ -21,7 +21,12 @@ struct Answer {
 /// Sends `head` (request line and headers, without the blank line) and `body`, and reads the
 /// whole answer.
 fn send(sim: &Sim, head: &str, body: &str) -> Answer {
-    let mut stream = TcpStream::connect(&sim.address).unwrap();
+    send_to(&sim.address, head, body)
+}
+
+/// [`send`] to `address`.
+fn send_to(address: &str, head: &str, body: &str) -> Answer {
+    let mut stream = TcpStream::connect(address).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
@@ -180,7 +185,8 @@ fn the_token_never_appears_in_the_log_the_events_or_the_journal() {
     std::fs::write(&config, format!("[operator]\ntoken = \"{TOKEN}\"\n")).unwrap();
     let state = dir.path().join("state");
     let events = dir.path().join("events.jsonl");
-    let sim = Sim::start_logging(
+    let sim = Sim::start_at(
+        "127.0.0.1:0",
         &[
             "--seed",
             "6",
@@ -248,6 +254,54 @@ fn the_token_never_appears_in_the_log_the_events_or_the_journal() {
             assert!(!text.contains(secret), "{secret} in {name}:\n{text}");
         }
     }
+}
+
+#[test]
+fn on_every_interface_the_page_answers_to_this_machines_address_and_the_listed_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("checkerbot.toml");
+    std::fs::write(
+        &config,
+        "[operator]\ntoken = \"operator-token-e4d1c0ffee\"\nhostnames = [\"robot.local\"]\n",
+    )
+    .unwrap();
+    let sim = Sim::start_at(
+        "0.0.0.0:0",
+        &["--seed", "8", "--config", config.to_str().unwrap()],
+        "warn",
+    );
+    let port = sim.port();
+    // This machine's address on its network, as an operator on the LAN types it (the address
+    // a UDP socket would send from; nothing is sent).
+    let udp = std::net::UdpSocket::bind("0.0.0.0:0").unwrap();
+    let lan = udp
+        .connect("192.0.2.1:9")
+        .and_then(|()| udp.local_addr())
+        .map(|address| address.ip())
+        .ok()
+        .filter(|ip| !ip.is_loopback() && !ip.is_unspecified());
+    let state = |to: &str, host: &str| {
+        send_to(to, &format!("GET /api/state HTTP/1.1\r\nHost: {host}"), "").status
+    };
+    let local = format!("127.0.0.1:{port}");
+    for host in [format!("localhost:{port}"), format!("robot.local:{port}")] {
+        assert_eq!(state(&local, &host), 200, "{host}");
+    }
+    for host in [
+        format!("robot.example:{port}"),
+        format!("10.11.12.13:{port}"),
+    ] {
+        assert_eq!(state(&local, &host), 421, "{host}");
+    }
+    let Some(lan) = lan else {
+        eprintln!("no network address here: the page by this machine's address is not tried");
+        return;
+    };
+    let at_lan = format!("{lan}:{port}");
+    assert_eq!(state(&at_lan, &at_lan), 200, "{at_lan}");
+    // The address is taken from the connection, not from the request: named over loopback,
+    // it is not how that request reached the page.
+    assert_eq!(state(&local, &at_lan), 421);
 }
 
 /// Every file under `dir`.
