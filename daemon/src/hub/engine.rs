@@ -8,7 +8,7 @@ use rules::{Move, Position, Variant};
 use search::{Limits, Searcher};
 
 use super::board_text::{self, BoardTextError};
-use super::message::Level;
+use super::message::{GoMode, Level};
 
 /// The variant a session starts with: the Hub GUI's own, Scan's `normal`.
 pub const DEFAULT_VARIANT: Variant = Variant::International;
@@ -141,15 +141,23 @@ impl Engine {
     }
 
     /// `go`: what the search needs, the searcher included; the level is used up, as Scan's is.
-    pub fn start_search(&mut self) -> Result<SearchJob, EngineError> {
+    /// A single legal move is played after one iteration, unless the GUI asks for analysis:
+    /// a game's clock is not spent on a forced move.
+    pub fn start_search(&mut self, mode: GoMode) -> Result<SearchJob, EngineError> {
         let level = std::mem::take(&mut self.level);
         let (position, history) = self.game.clone().ok_or(EngineError::NoPosition)?;
-        if position.count_legal_moves() == 0 {
+        let legal_moves = position.count_legal_moves();
+        if legal_moves == 0 {
             return Err(EngineError::NoLegalMove);
         }
         let defaults = Limits::default();
+        let forced = legal_moves == 1 && mode != GoMode::Analyze;
         let limits = Limits {
-            depth: level.depth.unwrap_or(defaults.depth).max(1),
+            depth: if forced {
+                1
+            } else {
+                level.depth.unwrap_or(defaults.depth).max(1)
+            },
             nodes: level.nodes.unwrap_or(defaults.nodes).max(1),
         };
         Ok(SearchJob {

@@ -122,7 +122,7 @@ where
 
     /// Runs one search to its `done`, answering the commands allowed during it.
     async fn search(&mut self, mode: GoMode) -> io::Result<Flow> {
-        let job = match self.engine.start_search() {
+        let job = match self.engine.start_search(mode) {
             Ok(job) => job,
             Err(error) => {
                 // The GUI waits for a `done` after every `go`.

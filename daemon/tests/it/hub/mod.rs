@@ -3,5 +3,6 @@
 //! run in-process, and its parser fed arbitrary lines.
 
 mod parser;
+mod process;
 mod pydraughts;
 mod session;

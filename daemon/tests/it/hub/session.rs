@@ -212,6 +212,27 @@ async fn a_move_time_and_a_clock_are_kept_roughly() {
 }
 
 #[tokio::test]
+async fn a_forced_move_is_played_at_once_but_analysed_at_length() {
+    // White's only move is the capture 28x19x23.
+    let mut gui = Gui::start();
+    gui.send("pos moves=\"32-28 19-23\"").await;
+    gui.send("level move-time=30").await;
+    gui.send("go think").await;
+    let done = gui.until("done").await.pop().unwrap();
+    assert_eq!(done_move(&done), "28x19x23");
+    gui.send("pos moves=\"32-28 19-23\"").await;
+    gui.send("level move-time=30").await;
+    gui.send("go analyze").await;
+    let meanwhile = gui.lines_within(Duration::from_millis(300)).await;
+    assert!(
+        !meanwhile.iter().any(|l| l.starts_with("done")),
+        "{meanwhile:?}"
+    );
+    gui.send("stop").await;
+    gui.until("done").await;
+}
+
+#[tokio::test]
 async fn a_ponder_search_waits_for_ponder_hit_then_keeps_to_its_time() {
     let mut gui = Gui::start();
     gui.send("pos moves=\"32-28\"").await;

@@ -1,0 +1,61 @@
+//! The `checkerbot hub` process itself: the end of its stdin or `quit` ends it promptly, even
+//! while it searches without a limit (the Hub GUI closes the pipe when it crashes).
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::process::{Child, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Long enough for any exit on a loaded machine; a test that waits this long has failed.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// Starts `checkerbot hub` on an infinite search and waits for its first `info` line.
+fn searching_engine() -> (Child, BufReader<ChildStdout>) {
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+        .arg("hub")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdin = engine.stdin.as_mut().unwrap();
+    stdin
+        .write_all(b"pos\nlevel infinite\ngo analyze\n")
+        .unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = BufReader::new(engine.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("info") {
+        line.clear();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "the engine searches"
+        );
+    }
+    (engine, stdout)
+}
+
+/// Waits for the engine to exit and returns whether it exited with success.
+fn exits_successfully(engine: &mut Child) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < PATIENCE {
+        if let Some(status) = engine.try_wait().unwrap() {
+            return status.success();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    engine.kill().unwrap();
+    panic!("the engine did not exit within {PATIENCE:?}");
+}
+
+#[test]
+fn the_end_of_stdin_ends_a_searching_engine() {
+    let (mut engine, _stdout) = searching_engine();
+    drop(engine.stdin.take());
+    assert!(exits_successfully(&mut engine));
+}
+
+#[test]
+fn quit_ends_a_searching_engine() {
+    let (mut engine, _stdout) = searching_engine();
+    engine.stdin.as_mut().unwrap().write_all(b"quit\n").unwrap();
+    assert!(exits_successfully(&mut engine));
+}
