@@ -1,11 +1,15 @@
 //! The engine's state between searches: the variant, the position and the game before it,
-//! the next search's level, and the robot's own alpha-beta searcher (level 5's player), kept
-//! between searches so its table keeps what it learned.
+//! the next search's level, the strength, and the player that answers, kept between searches
+//! so that it keeps what it learned: the robot's own alpha-beta searcher at strength 5 (level
+//! 5's player), the robot's `Brain` at a weaker level.
 
 use std::str::FromStr as _;
+use std::sync::atomic::AtomicBool;
 
+use checkerbot_config::PlayLevel;
+use player::{Brain, Thought};
 use rules::{Move, Position, Variant};
-use search::{Limits, Searcher};
+use search::{Limits, SearchResult, Searcher};
 
 use super::board_text::{self, BoardTextError};
 use super::message::{GoMode, Level};
@@ -13,8 +17,15 @@ use super::message::{GoMode, Level};
 /// The variant a session starts with: the Hub GUI's own, Scan's `normal`.
 pub const DEFAULT_VARIANT: Variant = Variant::International;
 
+/// The strongest level, the default: alpha-beta until the level's time is spent.
+pub const STRONGEST: u8 = 5;
+
 /// The transposition table's size, in megabytes: the robot's.
 const TABLE_MEGABYTES: usize = 16;
+
+/// The seed of a weaker level's dice (its random moves, its variety): fixed, so that a
+/// session replays when its searches are not cut short by the clock.
+const BRAIN_SEED: u64 = 24;
 
 /// Why a command was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -25,6 +36,17 @@ pub enum EngineError {
     /// `set-param name=variant` with a variant this engine does not play.
     #[error("{0}")]
     UnknownVariant(#[from] rules::UnknownVariant),
+    /// `set-param name=strength` with something other than a level.
+    #[error("strength is a level from 1 to 5, not {0}")]
+    BadStrength(String),
+    /// The settings a weaker level reads (where the networks are) could not be read.
+    #[error("the settings for strength {strength} could not be read: {reason}")]
+    Settings {
+        /// The strength asked for.
+        strength: u8,
+        /// Why.
+        reason: String,
+    },
     /// A `pos` whose position or moves could not be read; the engine then has no position
     /// until the next `pos`.
     #[error("bad pos ({0}); send another pos")]
@@ -35,6 +57,33 @@ pub enum EngineError {
     /// `go` in a position without a legal move.
     #[error("the game is over: the side to move has no legal move")]
     NoLegalMove,
+}
+
+/// Who answers a search.
+pub enum Player {
+    /// Strength 5: the robot's alpha-beta searcher.
+    AlphaBeta(Searcher),
+    /// A weaker level: the robot's player at that level (its network if one can be loaded,
+    /// else the level's alpha-beta stand-in).
+    Brain(Box<Brain>),
+}
+
+impl std::fmt::Debug for Player {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Player::AlphaBeta(_) => f.write_str("AlphaBeta"),
+            Player::Brain(brain) => write!(f, "Brain({})", brain.describe()),
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Debug)]
+pub enum Answer {
+    /// Alpha-beta's result (its iterations were reported as they completed).
+    Searched(SearchResult),
+    /// A weaker level's choice (`None` only without a legal move).
+    Thought(Option<Thought>),
 }
 
 /// What a search needs, taken out of the engine while it runs on another thread.
@@ -48,28 +97,61 @@ pub struct SearchJob {
     pub limits: Limits,
     /// The level the limits came from, for the session's clock.
     pub level: Level,
-    /// The searcher, to be given back with [`Engine::searcher_back`].
-    pub searcher: Searcher,
+    /// Who answers, to be given back with [`Engine::player_back`].
+    pub player: Player,
+}
+
+impl SearchJob {
+    /// Runs the search until its limits or `stop`, handing alpha-beta's completed iterations
+    /// to `on_iteration`; gives the player back with the answer.
+    pub fn run(
+        self,
+        stop: &AtomicBool,
+        on_iteration: impl FnMut(&SearchResult),
+    ) -> (Player, Answer) {
+        let SearchJob {
+            position,
+            history,
+            limits,
+            player,
+            ..
+        } = self;
+        match player {
+            Player::AlphaBeta(mut searcher) => {
+                let result =
+                    searcher.search_reporting(&position, &history, limits, stop, on_iteration);
+                (Player::AlphaBeta(searcher), Answer::Searched(result))
+            }
+            Player::Brain(mut brain) => {
+                let thought = brain.think(&position, &history, stop);
+                (Player::Brain(brain), Answer::Thought(thought))
+            }
+        }
+    }
 }
 
 /// The engine between searches.
 #[derive(Debug)]
 pub struct Engine {
     variant: Variant,
+    strength: u8,
     /// The position to search and the positions before it since the last capture or man
     /// move; `None` after a refused `pos`.
     game: Option<(Position, Vec<Position>)>,
     level: Level,
-    searcher: Option<Searcher>,
+    /// The player for the variant and strength; `None` while a search has it, or when it must
+    /// be made anew (another variant or strength, a new game).
+    player: Option<Player>,
 }
 
 impl Default for Engine {
     fn default() -> Engine {
         Engine {
             variant: DEFAULT_VARIANT,
+            strength: STRONGEST,
             game: Some((Position::new(DEFAULT_VARIANT), Vec::new())),
             level: Level::default(),
-            searcher: Some(Searcher::new(TABLE_MEGABYTES)),
+            player: None,
         }
     }
 }
@@ -80,29 +162,49 @@ impl Engine {
         self.variant
     }
 
-    /// `set-param`: only `variant` is a parameter. A new variant starts from its initial
-    /// position. `normal`, Scan's name for International, is understood too.
+    /// The strength, 1 to 5.
+    pub fn strength(&self) -> u8 {
+        self.strength
+    }
+
+    /// `set-param`: `variant` (a new variant starts from its initial position; `normal`,
+    /// Scan's name for International, is understood too) or `strength` (1 to 5).
     pub fn set_param(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        if name != "variant" {
-            return Err(EngineError::UnknownParameter(name.to_owned()));
-        }
-        let variant = if value == "normal" {
-            Variant::International
-        } else {
-            Variant::from_str(value)?
-        };
-        if variant != self.variant {
-            self.variant = variant;
-            self.game = Some((Position::new(variant), Vec::new()));
-            self.new_game();
+        match name {
+            "variant" => {
+                let variant = if value == "normal" {
+                    Variant::International
+                } else {
+                    Variant::from_str(value)?
+                };
+                if variant != self.variant {
+                    self.variant = variant;
+                    self.game = Some((Position::new(variant), Vec::new()));
+                    self.player = None;
+                }
+            }
+            "strength" => {
+                let strength = value
+                    .parse()
+                    .ok()
+                    .filter(|s| PlayLevel::FIXED.contains(s))
+                    .ok_or_else(|| EngineError::BadStrength(value.to_owned()))?;
+                if strength != self.strength {
+                    self.strength = strength;
+                    self.player = None;
+                }
+            }
+            _ => return Err(EngineError::UnknownParameter(name.to_owned())),
         }
         Ok(())
     }
 
-    /// `new-game`: forget what the searcher learned.
+    /// `new-game`: forget what the player learned.
     pub fn new_game(&mut self) {
-        if let Some(searcher) = &mut self.searcher {
-            searcher.clear();
+        match &mut self.player {
+            Some(Player::AlphaBeta(searcher)) => searcher.clear(),
+            Some(Player::Brain(_)) => self.player = None,
+            None => {}
         }
     }
 
@@ -140,9 +242,10 @@ impl Engine {
         self.level = level;
     }
 
-    /// `go`: what the search needs, the searcher included; the level is used up, as Scan's is.
-    /// A single legal move is played after one iteration, unless the GUI asks for analysis:
-    /// a game's clock is not spent on a forced move.
+    /// `go`: what the search needs, the player included (a weaker level's is made here, its
+    /// network loaded, when the variant or strength changed); the level is used up, as
+    /// Scan's is. A single legal move is played after one iteration, unless the GUI asks for
+    /// analysis: a game's clock is not spent on a forced move.
     pub fn start_search(&mut self, mode: GoMode) -> Result<SearchJob, EngineError> {
         let level = std::mem::take(&mut self.level);
         let (position, history) = self.game.clone().ok_or(EngineError::NoPosition)?;
@@ -160,21 +263,39 @@ impl Engine {
             },
             nodes: level.nodes.unwrap_or(defaults.nodes).max(1),
         };
+        let player = match self.player.take() {
+            Some(player) => player,
+            None => self.new_player()?,
+        };
         Ok(SearchJob {
             position,
             history,
             limits,
             level,
-            searcher: self
-                .searcher
-                .take()
-                .unwrap_or_else(|| Searcher::new(TABLE_MEGABYTES)),
+            player,
         })
     }
 
-    /// Takes the searcher back after a search.
-    pub fn searcher_back(&mut self, searcher: Searcher) {
-        self.searcher = Some(searcher);
+    /// Takes the player back after a search.
+    pub fn player_back(&mut self, player: Player) {
+        self.player = Some(player);
+    }
+
+    /// The player for the variant and strength.
+    fn new_player(&self) -> Result<Player, EngineError> {
+        if self.strength == STRONGEST {
+            return Ok(Player::AlphaBeta(Searcher::new(TABLE_MEGABYTES)));
+        }
+        let mut settings =
+            checkerbot_config::load(None).map_err(|error| EngineError::Settings {
+                strength: self.strength,
+                reason: error.to_string(),
+            })?;
+        settings.game.variant = self.variant;
+        settings.play.level = PlayLevel::Fixed(self.strength);
+        let brain = Brain::new(&settings, BRAIN_SEED);
+        tracing::info!("strength {}: {}", self.strength, brain.describe());
+        Ok(Player::Brain(Box::new(brain)))
     }
 }
 

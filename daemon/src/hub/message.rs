@@ -101,6 +101,17 @@ pub enum Reply {
         /// Every value it takes.
         values: Vec<String>,
     },
+    /// `param name=... value=... type=int min=... max=...`: a whole-number parameter.
+    IntParam {
+        /// The parameter's name.
+        name: String,
+        /// Its current value.
+        value: i64,
+        /// Its least value.
+        min: i64,
+        /// Its greatest value.
+        max: i64,
+    },
     /// `wait`: the end of the answer to `hub`.
     Wait,
     /// `ready`: the answer to `init`.
@@ -120,18 +131,19 @@ pub enum Reply {
     Error(String),
 }
 
-/// One `info` line: a completed iteration of the search.
+/// One `info` line: a completed iteration of the search, or what a weaker level's search
+/// spent (it has no depth, and its network's value is not a score).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Info {
     /// The iteration's depth, in plies.
-    pub depth: u32,
+    pub depth: Option<u32>,
     /// The score for the side to move, in men (Scan's unit).
-    pub score: f64,
-    /// Nodes searched so far.
+    pub score: Option<f64>,
+    /// Nodes searched so far (a weaker level with a network: playouts).
     pub nodes: u64,
     /// Seconds since the search started.
     pub time: f64,
-    /// Millions of nodes a second (Scan's unit).
+    /// Millions of nodes (or playouts) a second (Scan's unit).
     pub nps: f64,
     /// The expected line, in Hub move text.
     pub pv: Vec<String>,
@@ -399,18 +411,39 @@ impl fmt::Display for Reply {
                 Pair("type", "enum"),
                 Pair("values", &values.join(" "))
             ),
+            Reply::IntParam {
+                name,
+                value,
+                min,
+                max,
+            } => write!(
+                f,
+                "param{}{}{}{}{}",
+                Pair("name", name),
+                Pair("value", &value.to_string()),
+                Pair("type", "int"),
+                Pair("min", &min.to_string()),
+                Pair("max", &max.to_string())
+            ),
             Reply::Wait => f.write_str("wait"),
             Reply::Ready => f.write_str("ready"),
-            Reply::Info(info) => write!(
-                f,
-                "info{}{}{}{}{}{}",
-                Pair("depth", &info.depth.to_string()),
-                Pair("score", &format!("{:.2}", info.score)),
-                Pair("nodes", &info.nodes.to_string()),
-                Pair("time", &format!("{:.3}", info.time)),
-                Pair("nps", &format!("{:.3}", info.nps)),
-                Pair("pv", &info.pv.join(" "))
-            ),
+            Reply::Info(info) => {
+                f.write_str("info")?;
+                if let Some(depth) = info.depth {
+                    write!(f, "{}", Pair("depth", &depth.to_string()))?;
+                }
+                if let Some(score) = info.score {
+                    write!(f, "{}", Pair("score", &format!("{score:.2}")))?;
+                }
+                write!(
+                    f,
+                    "{}{}{}{}",
+                    Pair("nodes", &info.nodes.to_string()),
+                    Pair("time", &format!("{:.3}", info.time)),
+                    Pair("nps", &format!("{:.3}", info.nps)),
+                    Pair("pv", &info.pv.join(" "))
+                )
+            }
             Reply::Done { mv, ponder } => {
                 f.write_str("done")?;
                 if let Some(mv) = mv {

@@ -1,11 +1,11 @@
 //! `checkerbot hub`: the robot's engine behind the Hub protocol, version 2 (Scan's
 //! `protocol.txt`), for the Hub GUI and for programs that drive Hub engines (pydraughts'
-//! `HubEngine`). The robot's own level-5 player answers: alpha-beta until the level's time is
-//! spent.
+//! `HubEngine`). The robot's own player answers: level 5's alpha-beta until the level's time
+//! is spent, or the robot's `Brain` at the weaker level the `strength` parameter names.
 //!
 //! [`message`] reads and writes the protocol's lines, [`board_text`] its positions and moves
 //! for every variant, `time_control` turns a `level` into a time budget, `engine` keeps the
-//! position and the searcher between searches, and [`serve`] is the session over any reader
+//! position and the player between searches, and [`serve`] is the session over any reader
 //! and writer, so tests run it in-process; [`run`] hands it stdin and stdout.
 
 pub mod board_text;

@@ -8,6 +8,7 @@ use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use player::Thought;
 use rules::{Move, Position};
 use search::{SearchResult, WIN, WIN_THRESHOLD};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _, Lines};
@@ -15,7 +16,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
 use super::board_text::write_move;
-use super::engine::{Engine, SearchJob};
+use super::engine::{Answer, Engine, STRONGEST};
 use super::message::{self, Command, GoMode, Info, Reply};
 use super::time_control;
 
@@ -96,6 +97,13 @@ where
                         .collect(),
                 })
                 .await?;
+                self.send(Reply::IntParam {
+                    name: "strength".to_owned(),
+                    value: i64::from(self.engine.strength()),
+                    min: 1,
+                    max: i64::from(STRONGEST),
+                })
+                .await?;
                 self.send(Reply::Wait).await?;
             }
             Command::SetParam { name, value } => {
@@ -146,19 +154,10 @@ where
         let mut search = tokio::task::spawn_blocking({
             let stop = Arc::clone(&stop);
             move || {
-                let SearchJob {
-                    position,
-                    history,
-                    limits,
-                    mut searcher,
-                    ..
-                } = job;
-                let result =
-                    searcher.search_reporting(&position, &history, limits, &stop, |report| {
-                        // The session may have quit and dropped the receiver; nothing to tell.
-                        let _ = reports_sender.send(report.clone());
-                    });
-                (searcher, result)
+                job.run(&stop, |report| {
+                    // The session may have quit and dropped the receiver; nothing to tell.
+                    let _ = reports_sender.send(report.clone());
+                })
             }
         });
         loop {
@@ -170,12 +169,17 @@ where
                 }
                 finished = &mut search => {
                     let done = match finished {
-                        Ok((searcher, result)) => {
-                            self.engine.searcher_back(searcher);
-                            done(&position, &result)
+                        Ok((player, answer)) => {
+                            self.engine.player_back(player);
+                            if let Answer::Thought(Some(thought)) = &answer {
+                                let seconds = started.elapsed().as_secs_f64();
+                                let info = thought_info(&position, thought, seconds);
+                                self.send(Reply::Info(info)).await?;
+                            }
+                            done(&position, &answer)
                         }
                         Err(error) => {
-                            // The engine makes a new searcher for the next search.
+                            // The engine makes a new player for the next search.
                             self.send(Reply::Error(format!("the search failed: {error}"))).await?;
                             Reply::Done { mv: None, ponder: None }
                         }
@@ -224,18 +228,33 @@ where
 
 /// A completed iteration as an `info` line.
 fn info(position: &Position, report: &SearchResult, seconds: f64) -> Info {
-    let nps = if seconds > 0.0 {
-        report.nodes as f64 / seconds / 1e6
-    } else {
-        0.0
-    };
     Info {
-        depth: report.depth,
-        score: score_in_men(report.score),
+        depth: Some(report.depth),
+        score: Some(score_in_men(report.score)),
         nodes: report.nodes,
         time: seconds,
-        nps,
+        nps: millions_a_second(report.nodes, seconds),
         pv: line_text(position, &report.pv),
+    }
+}
+
+/// A weaker level's search as an `info` line: what it spent and its line.
+fn thought_info(position: &Position, thought: &Thought, seconds: f64) -> Info {
+    Info {
+        depth: None,
+        score: None,
+        nodes: thought.playouts_or_nodes,
+        time: seconds,
+        nps: millions_a_second(thought.playouts_or_nodes, seconds),
+        pv: line_text(position, &thought.pv),
+    }
+}
+
+fn millions_a_second(count: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        count as f64 / seconds / 1e6
+    } else {
+        0.0
     }
 }
 
@@ -262,11 +281,16 @@ fn line_text(position: &Position, line: &[Move]) -> Vec<String> {
         .collect()
 }
 
-/// The `done` line: the best move and, when the expected line starts with it, the reply
-/// expected after it (for pondering).
-fn done(position: &Position, result: &SearchResult) -> Reply {
-    let line = match (result.best, result.pv.first()) {
-        (Some(best), Some(&first)) if best == first => line_text(position, &result.pv),
+/// The `done` line: the move and, when the expected line starts with it, the reply expected
+/// after it (for pondering).
+fn done(position: &Position, answer: &Answer) -> Reply {
+    let (best, pv) = match answer {
+        Answer::Searched(result) => (result.best, result.pv.as_slice()),
+        Answer::Thought(Some(thought)) => (Some(thought.mv), thought.pv.as_slice()),
+        Answer::Thought(None) => (None, &[][..]),
+    };
+    let line = match (best, pv.first()) {
+        (Some(best), Some(&first)) if best == first => line_text(position, pv),
         (Some(best), _) => line_text(position, &[best]),
         (None, _) => Vec::new(),
     };

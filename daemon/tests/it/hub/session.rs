@@ -105,6 +105,8 @@ async fn the_handshake_names_the_engine_and_every_variant() {
         "param name=variant value=international type=enum \
          values=\"russian brazilian international canadian english italian pool russian-giveaway\""
     );
+    assert_eq!(lines[2], "param name=strength value=5 type=int min=1 max=5");
+    assert_eq!(lines.len(), 4, "{lines:?}");
     gui.send("init").await;
     assert_eq!(gui.line().await, "ready");
 }
@@ -121,6 +123,10 @@ async fn bad_lines_get_error_lines_and_the_engine_keeps_going() {
         ),
         ("set-param name=variant value=chess", "unknown variant"),
         ("set-param name=hash value=64", "unknown parameter hash"),
+        (
+            "set-param name=strength value=9",
+            "strength is a level from 1 to 5, not 9",
+        ),
         ("pos pos=Wbbb", "bad pos"),
         ("pos moves=\"32-29\"", "32-29 is not a legal move here"),
     ] {
