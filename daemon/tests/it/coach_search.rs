@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use emotions::{Language, Millis, Mind, Settings};
 use host::{Action, CoachSettings, Event, Host, LogEvent, SearchReply};
 use rules::recognition::outcome;
-use rules::{Color, Position, Variant, fen, notation};
+use rules::{Color, Move, Position, Variant, fen, notation};
 
 /// The robot's search at level 5, as the daemon runs it, untimed so it replays exactly.
 fn search(brain: &mut player::Brain, position: &Position) -> SearchReply {
@@ -22,51 +22,82 @@ fn search(brain: &mut player::Brain, position: &Position) -> SearchReply {
     }
 }
 
-/// What the coach logs after the visitor's move in `case`, in `language`.
-fn advice(case: &[&str; 3], language: Language) -> (String, Vec<String>, String) {
-    let [fen_text, robot_move, visitor_move] = *case;
-    let mut settings = checkerbot_config::Settings::default();
-    settings.play.level = checkerbot_config::PlayLevel::Fixed(5);
-    let mut brain = player::Brain::new(&settings, 1);
-    let start = fen::parse(Variant::Russian, fen_text).unwrap();
-    let (mut host, _) = Host::at_robots_turn(
-        start,
-        Color::Black,
-        Mind::new(Settings::default(), 1),
-        Millis(0),
-    );
-    host.set_language(language);
-    host.set_coach(CoachSettings {
-        take_backs: false,
-        ..CoachSettings::default()
-    });
-    let forced = notation::parse_move(&start, robot_move).unwrap();
-    assert_eq!(
-        start.legal_moves(),
-        [forced],
-        "{fen_text}: the robot's only move"
-    );
-    let reply = search(&mut brain, &start);
-    host.handle(Event::SearchDone(reply), Millis(1_000));
-    host.handle(Event::ArmDone(outcome(&start, &forced)), Millis(2_000));
-    let position = *host.game().position();
-    let blunder = notation::parse_move(&position, visitor_move).unwrap();
-    host.handle(Event::Button(outcome(&position, &blunder)), Millis(3_000));
-    let after = *host.game().position();
-    let reply = search(&mut brain, &after);
-    let actions = host.handle(Event::SearchDone(reply), Millis(4_000));
-    actions
-        .iter()
-        .find_map(|action| match action {
-            Action::Log(LogEvent::Advice {
-                kind,
-                squares,
-                text,
-                ..
-            }) => Some((kind.as_str().to_owned(), squares.clone(), text.clone())),
-            _ => None,
-        })
-        .unwrap_or_else(|| panic!("{fen_text} {visitor_move}: not rated: {actions:?}"))
+/// One case of the file: the robot's forced move from `start`, the visitor's move after it,
+/// and the robot's searches before and after the visitor's move (made once, said in every
+/// language).
+struct Case {
+    start: Position,
+    forced: Move,
+    blunder: Move,
+    before: SearchReply,
+    after: SearchReply,
+}
+
+impl Case {
+    /// Plays `robot_move` (the only legal one) and `visitor_move` from `fen_text`, searching
+    /// as the robot does at level 5.
+    fn searched(fen_text: &str, robot_move: &str, visitor_move: &str) -> Case {
+        let mut settings = checkerbot_config::Settings::default();
+        settings.play.level = checkerbot_config::PlayLevel::Fixed(5);
+        let mut brain = player::Brain::new(&settings, 1);
+        let start = fen::parse(Variant::Russian, fen_text).unwrap();
+        let forced = notation::parse_move(&start, robot_move).unwrap();
+        assert_eq!(
+            start.legal_moves(),
+            [forced],
+            "{fen_text}: the robot's only move"
+        );
+        let before = search(&mut brain, &start);
+        let position = start.play(&forced).unwrap();
+        let blunder = notation::parse_move(&position, visitor_move).unwrap();
+        let after = search(&mut brain, &position.play(&blunder).unwrap());
+        Case {
+            start,
+            forced,
+            blunder,
+            before,
+            after,
+        }
+    }
+
+    /// What the coach logs after the visitor's move, in `language`: the rating, the squares
+    /// and the sentence.
+    fn advice(&self, language: Language) -> (String, Vec<String>, String) {
+        let (mut host, _) = Host::at_robots_turn(
+            self.start,
+            Color::Black,
+            Mind::new(Settings::default(), 1),
+            Millis(0),
+        );
+        host.set_language(language);
+        host.set_coach(CoachSettings {
+            take_backs: false,
+            ..CoachSettings::default()
+        });
+        host.handle(Event::SearchDone(self.before.clone()), Millis(1_000));
+        host.handle(
+            Event::ArmDone(outcome(&self.start, &self.forced)),
+            Millis(2_000),
+        );
+        let position = *host.game().position();
+        host.handle(
+            Event::Button(outcome(&position, &self.blunder)),
+            Millis(3_000),
+        );
+        let actions = host.handle(Event::SearchDone(self.after.clone()), Millis(4_000));
+        actions
+            .iter()
+            .find_map(|action| match action {
+                Action::Log(LogEvent::Advice {
+                    kind,
+                    squares,
+                    text,
+                    ..
+                }) => Some((kind.as_str().to_owned(), squares.clone(), text.clone())),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{:?}: not rated: {actions:?}", self.blunder))
+    }
 }
 
 #[test]
@@ -84,6 +115,7 @@ fn known_blunders_are_rated_and_explained_with_their_squares_in_every_language()
         };
         let mut squares: Vec<String> = squares.split_whitespace().map(str::to_owned).collect();
         squares.sort();
+        let case = Case::searched(fen_text, robot_move, visitor_move);
         for language in Language::ALL {
             let line = lines
                 .next()
@@ -91,7 +123,7 @@ fn known_blunders_are_rated_and_explained_with_their_squares_in_every_language()
             let want = line
                 .strip_prefix(&format!("{}: ", language.code()))
                 .unwrap_or_else(|| panic!("{heading}: expected the {language} line: {line}"));
-            let (kind, mut named, said) = advice(&[fen_text, robot_move, visitor_move], language);
+            let (kind, mut named, said) = case.advice(language);
             named.sort();
             assert_eq!(kind, rating, "{heading}");
             assert_eq!(named, squares, "{heading}");
@@ -99,5 +131,5 @@ fn known_blunders_are_rated_and_explained_with_their_squares_in_every_language()
         }
         cases += 1;
     }
-    assert!(cases >= 1, "no case read");
+    assert!(cases >= 3, "only {cases} cases read");
 }
