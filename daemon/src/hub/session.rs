@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use player::Thought;
 use rules::{Move, Position};
 use search::{SearchResult, WIN, WIN_THRESHOLD};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _, Lines};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _, Split};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
@@ -35,7 +35,7 @@ where
     W: AsyncWrite + Unpin,
 {
     let mut session = Session {
-        lines: input.lines(),
+        lines: input.split(b'\n'),
         output,
         engine: Engine::default(),
         queued: VecDeque::new(),
@@ -44,7 +44,7 @@ where
 }
 
 struct Session<R, W> {
-    lines: Lines<R>,
+    lines: Split<R>,
     output: W,
     engine: Engine,
     /// Commands that arrived during a search and are not answered during one (a `pos` sent
@@ -62,7 +62,7 @@ where
             let command = if let Some(command) = self.queued.pop_front() {
                 command
             } else {
-                let Some(line) = self.lines.next_line().await? else {
+                let Some(line) = next_line(&mut self.lines).await? else {
                     return Ok(());
                 };
                 match message::parse(&line) {
@@ -191,7 +191,7 @@ where
                     stop.store(true, Ordering::Relaxed);
                     deadline = None;
                 }
-                line = self.lines.next_line() => {
+                line = next_line(&mut self.lines) => {
                     let Some(line) = line? else {
                         // The GUI is gone: quit as directly as possible.
                         stop.store(true, Ordering::Relaxed);
@@ -224,6 +224,19 @@ where
             .await?;
         self.output.flush().await
     }
+}
+
+/// The next line without its line end, `None` at the end of input. Bytes that are not UTF-8
+/// are replaced, so such a line is refused by the parser like any bad line rather than taken
+/// for a broken pipe. Cancel safe: the bytes of a line not yet ended stay in `lines`.
+async fn next_line<R: AsyncBufRead + Unpin>(lines: &mut Split<R>) -> io::Result<Option<String>> {
+    let Some(mut bytes) = lines.next_segment().await? else {
+        return Ok(None);
+    };
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 /// A completed iteration as an `info` line.

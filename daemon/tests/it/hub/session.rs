@@ -36,10 +36,12 @@ impl Gui {
     }
 
     async fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes()).await;
+    }
+
+    async fn send_bytes(&mut self, bytes: &[u8]) {
         let pipe = self.to_engine.as_mut().expect("input still open");
-        pipe.write_all(format!("{line}\n").as_bytes())
-            .await
-            .unwrap();
+        pipe.write_all(bytes).await.unwrap();
     }
 
     async fn line(&mut self) -> String {
@@ -135,6 +137,11 @@ async fn bad_lines_get_error_lines_and_the_engine_keeps_going() {
         assert!(answer.starts_with("error message="), "{line}: {answer}");
         assert!(answer.contains(error), "{line}: {answer}");
     }
+    // Bytes that are not text are a bad line like any other, and Windows line ends are fine.
+    gui.send_bytes(b"go\xff\xfe think\n").await;
+    assert!(gui.line().await.starts_with("error message="));
+    gui.send_bytes(b"ping\r\n").await;
+    assert_eq!(gui.line().await, "pong");
     // After a refused pos there is nothing to search, but the GUI still gets its done.
     gui.send("go think").await;
     assert!(gui.line().await.contains("no position to search"));
