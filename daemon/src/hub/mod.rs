@@ -10,6 +10,7 @@
 
 pub mod board_text;
 mod engine;
+mod line_reader;
 pub mod message;
 mod session;
 mod time_control;

@@ -11,12 +11,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use player::Thought;
 use rules::{Move, Position};
 use search::{SearchResult, WIN, WIN_THRESHOLD};
-use tokio::io::{AsyncBufRead, AsyncBufReadExt as _, AsyncWrite, AsyncWriteExt as _, Split};
+use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt as _};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
 use super::board_text::write_move;
 use super::engine::{Answer, Engine, STRONGEST};
+use super::line_reader::{Line, LineReader, MAX_LINE_BYTES};
 use super::message::{self, Command, GoMode, Info, Reply};
 use super::time_control;
 
@@ -35,7 +36,7 @@ where
     W: AsyncWrite + Unpin,
 {
     let mut session = Session {
-        lines: input.split(b'\n'),
+        lines: LineReader::new(input),
         output,
         engine: Engine::default(),
         queued: VecDeque::new(),
@@ -44,7 +45,7 @@ where
 }
 
 struct Session<R, W> {
-    lines: Split<R>,
+    lines: LineReader<R>,
     output: W,
     engine: Engine,
     /// Commands that arrived during a search and are not answered during one (a `pos` sent
@@ -62,13 +63,13 @@ where
             let command = if let Some(command) = self.queued.pop_front() {
                 command
             } else {
-                let Some(line) = next_line(&mut self.lines).await? else {
+                let Some(line) = self.lines.next().await? else {
                     return Ok(());
                 };
-                match message::parse(&line) {
+                match command_of(line) {
                     Ok(command) => command,
                     Err(error) => {
-                        self.send(Reply::Error(error.to_string())).await?;
+                        self.send(Reply::Error(error)).await?;
                         continue;
                     }
                 }
@@ -191,13 +192,13 @@ where
                     stop.store(true, Ordering::Relaxed);
                     deadline = None;
                 }
-                line = next_line(&mut self.lines) => {
+                line = self.lines.next() => {
                     let Some(line) = line? else {
                         // The GUI is gone: quit as directly as possible.
                         stop.store(true, Ordering::Relaxed);
                         return Ok(Flow::Quit);
                     };
-                    match message::parse(&line) {
+                    match command_of(line) {
                         Ok(Command::Ping) => self.send(Reply::Pong).await?,
                         Ok(Command::Stop) => stop.store(true, Ordering::Relaxed),
                         Ok(Command::PonderHit) => {
@@ -211,7 +212,7 @@ where
                             return Ok(Flow::Quit);
                         }
                         Ok(command) => self.queued.push_back(command),
-                        Err(error) => self.send(Reply::Error(error.to_string())).await?,
+                        Err(error) => self.send(Reply::Error(error)).await?,
                     }
                 }
             }
@@ -226,17 +227,14 @@ where
     }
 }
 
-/// The next line without its line end, `None` at the end of input. Bytes that are not UTF-8
-/// are replaced, so such a line is refused by the parser like any bad line rather than taken
-/// for a broken pipe. Cancel safe: the bytes of a line not yet ended stay in `lines`.
-async fn next_line<R: AsyncBufRead + Unpin>(lines: &mut Split<R>) -> io::Result<Option<String>> {
-    let Some(mut bytes) = lines.next_segment().await? else {
-        return Ok(None);
-    };
-    if bytes.last() == Some(&b'\r') {
-        bytes.pop();
+/// The command a line of input asks for, or why it cannot be read.
+fn command_of(line: Line) -> Result<Command, String> {
+    match line {
+        Line::Text(text) => message::parse(&text).map_err(|error| error.to_string()),
+        Line::TooLong => Err(format!(
+            "a line longer than {MAX_LINE_BYTES} bytes, refused whole"
+        )),
     }
-    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 /// A completed iteration as an `info` line.

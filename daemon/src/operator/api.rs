@@ -29,6 +29,7 @@ use tokio::sync::{broadcast, mpsc, oneshot};
 
 use super::allowed_hosts::AllowedHosts;
 use super::connection::ClientAddress;
+use super::error_answer::error;
 use super::feed::Hub;
 use super::gate::gate;
 use super::settings_file::write_back;
@@ -70,11 +71,6 @@ pub fn router(api: Arc<Api>) -> Router {
         .method_not_allowed_fallback(wrong_method)
         .with_state(api)
         .layer(middleware::from_fn_with_state(hosts, gate))
-}
-
-/// An error answer: the status and a JSON body naming what is wrong.
-pub(super) fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    (status, axum::Json(json!({ "error": message.into() }))).into_response()
 }
 
 /// A request refused before or by the robot; answered as [`error`].

@@ -17,8 +17,8 @@ use axum::response::Response;
 use checkerbot_config::HostName;
 
 use super::allowed_hosts::AllowedHosts;
-use super::api::error;
 use super::connection::Connection;
+use super::error_answer::error;
 
 /// The page's own script, style, images and connections, nothing inline, no framing, no forms
 /// sent elsewhere.

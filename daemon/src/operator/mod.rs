@@ -18,6 +18,7 @@
 mod allowed_hosts;
 mod api;
 mod connection;
+mod error_answer;
 mod feed;
 mod gate;
 mod page_state;
