@@ -5,10 +5,12 @@
 //! through the same functions, so a machine without nightly still exercises every target.
 
 mod engine_text;
+mod hub;
 mod protocols;
 mod settings;
 
 pub use engine_text::{fen, move_text, pdn};
+pub use hub::hub_line;
 pub use protocols::{controller_decoder, dobot_decoder};
 pub use settings::settings;
 
@@ -59,5 +61,10 @@ mod tests {
     #[test]
     fn settings() {
         replay("settings", super::settings);
+    }
+
+    #[test]
+    fn hub_line() {
+        replay("hub_line", super::hub_line);
     }
 }

@@ -11,8 +11,8 @@ use player::{Brain, Thought};
 use rules::{Move, Position, Variant};
 use search::{Limits, SearchResult, Searcher};
 
-use super::board_text::{self, BoardTextError};
-use super::message::{GoMode, Level};
+use engine_protocols::hub::board_text::{self, BoardTextError};
+use engine_protocols::hub::message::{GoMode, Level};
 
 /// The variant a session starts with: the Hub GUI's own, Scan's `normal`.
 pub const DEFAULT_VARIANT: Variant = Variant::International;

@@ -3,15 +3,13 @@
 //! `HubEngine`). The robot's own player answers: level 5's alpha-beta until the level's time
 //! is spent, or the robot's `Brain` at the weaker level the `strength` parameter names.
 //!
-//! [`message`] reads and writes the protocol's lines, [`board_text`] its positions and moves
-//! for every variant, `time_control` turns a `level` into a time budget, `engine` keeps the
+//! The protocol's lines, positions and moves are `engine_protocols::hub`'s; here
+//! `time_control` turns a `level` into a time budget, `engine` keeps the
 //! position and the player between searches, and [`serve`] is the session over any reader
 //! and writer, so tests run it in-process; [`run`] hands it stdin and stdout.
 
-pub mod board_text;
 mod engine;
 mod line_reader;
-pub mod message;
 mod session;
 mod time_control;
 

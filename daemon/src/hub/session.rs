@@ -15,11 +15,11 @@ use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt as _};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
-use super::board_text::write_move;
 use super::engine::{Answer, Engine, STRONGEST};
 use super::line_reader::{Line, LineReader, MAX_LINE_BYTES};
-use super::message::{self, Command, GoMode, Info, Reply};
 use super::time_control;
+use engine_protocols::hub::board_text::write_move;
+use engine_protocols::hub::message::{self, Command, GoMode, Info, Reply};
 
 /// Whether the session goes on after a command.
 enum Flow {

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::message::Level;
+use engine_protocols::hub::message::Level;
 
 /// The time a move gets when the GUI sent no `level`: the robot's own default move time
 /// (`play.move_time_ms`).

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 use std::process::Command;
 
-use checkerbot::hub::board_text::{parse_position, write_move, write_position};
+use engine_protocols::hub::board_text::{parse_position, write_move, write_position};
 use rules::Variant;
 use serde_json::Value;
 use testkit::python;

@@ -6,8 +6,8 @@
 use std::io;
 use std::time::Duration;
 
-use checkerbot::hub::board_text::parse_move;
 use checkerbot::hub::serve;
+use engine_protocols::hub::board_text::parse_move;
 use rules::{Position, Variant};
 use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader, DuplexStream, Lines};
 use tokio::task::JoinHandle;

@@ -1,7 +1,7 @@
 //! The Hub parser against arbitrary lines: it never panics, and what the engine writes reads
 //! back as it was meant.
 
-use checkerbot::hub::message::{Command, Reply, parse};
+use engine_protocols::hub::message::{Command, Reply, parse};
 use proptest::prelude::*;
 
 /// Lines made of the protocol's own pieces, so that most reach the commands' arguments.
