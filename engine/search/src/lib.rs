@@ -27,6 +27,8 @@ pub const WIN: i32 = 30_000;
 /// Scores beyond this are forced wins or losses.
 pub const WIN_THRESHOLD: i32 = WIN - 1_000;
 const MAX_PLY: usize = 128;
+/// The longest line the table's best moves are followed for after the searched line.
+const PV_LEN: usize = 32;
 
 /// How far to search.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +87,9 @@ pub struct Searcher {
     killers: Vec<[Option<MoveKey>; 2]>,
     history: Vec<u32>,
     buffers: Vec<Vec<Move>>,
+    /// The best line found below each ply of the current path (a triangular PV table): the
+    /// root's is the principal variation, whole even where the table has since lost entries.
+    lines: Vec<Vec<Move>>,
     /// Keys of the positions on the current path and the game before it, for repetition.
     path: Vec<u64>,
     nodes: u64,
@@ -106,6 +111,7 @@ impl Searcher {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 128 * 128],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
+            lines: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(16)).collect(),
             path: Vec::new(),
             nodes: 0,
             node_limit: u64::MAX,
@@ -212,6 +218,7 @@ impl Searcher {
         stop: &AtomicBool,
     ) -> i32 {
         self.nodes += 1;
+        self.lines[ply].clear();
         if self.should_stop(stop) {
             return 0;
         }
@@ -294,6 +301,10 @@ impl Searcher {
             }
             if score > *alpha {
                 *alpha = score;
+                let (line, below) = self.lines.split_at_mut(ply + 1);
+                line[ply].clear();
+                line[ply].push(*mv);
+                line[ply].extend_from_slice(&below[0]);
             }
             if *alpha >= beta {
                 if !mv.is_capture() {
@@ -355,12 +366,24 @@ impl Searcher {
         });
     }
 
-    /// Follows best moves through the table.
+    /// The root's best line of the iteration just completed, continued through the table's
+    /// best moves where it stops short (a table hit below the root ends the line it saw).
     fn principal_variation(&self, position: &Position) -> Vec<Move> {
         let mut pv = Vec::new();
         let mut current = *position;
         let mut seen = Vec::new();
-        while let Some(entry) = self.table.probe(key(&current)) {
+        for mv in &self.lines[0] {
+            if !current.is_legal(mv) {
+                break;
+            }
+            pv.push(*mv);
+            seen.push(key(&current));
+            current.play_unchecked(mv);
+        }
+        while pv.len() < PV_LEN
+            && !seen.contains(&key(&current))
+            && let Some(entry) = self.table.probe(key(&current))
+        {
             let Some(best) = entry.best else { break };
             let Some(mv) = current
                 .legal_moves()
@@ -372,9 +395,6 @@ impl Searcher {
             pv.push(mv);
             seen.push(key(&current));
             current.play_unchecked(&mv);
-            if pv.len() >= 32 || seen.contains(&key(&current)) {
-                break;
-            }
         }
         pv
     }

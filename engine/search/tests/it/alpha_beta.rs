@@ -143,6 +143,45 @@ fn principal_variation_is_playable() {
     assert!(!result.pv.is_empty());
 }
 
+/// The line the search expects reaches as far as it searched, even through a small table that
+/// keeps losing entries: the coach reads what a move allows from it, plies after the reply.
+#[test]
+fn principal_variation_reaches_the_depth_searched_with_a_small_table() {
+    let depth = 9;
+    let mut checked = 0;
+    for (i, position) in testkit::random_positions(400, 7).into_iter().enumerate() {
+        // Middle games with a choice at every turn of the first plies.
+        if i % 20 != 0 || position.pieces(position.turn()).count() < 6 {
+            continue;
+        }
+        // A one-megabyte table loses the line's entries to the rest of the tree.
+        let result = Searcher::new(1).search(
+            &position,
+            &[],
+            Limits {
+                depth,
+                nodes: u64::MAX,
+            },
+            &AtomicBool::new(false),
+        );
+        if result.score.abs() >= WIN_THRESHOLD {
+            continue;
+        }
+        let mut current = position;
+        for mv in &result.pv {
+            current = current.play(mv).expect("each PV move is legal in turn");
+        }
+        assert!(
+            result.pv.len() >= depth as usize,
+            "{}: a line of {} plies at depth {depth}",
+            fen::write(&position),
+            result.pv.len()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} positions checked");
+}
+
 /// The reports a caller shows as progress (the Hub protocol's `info` lines): one per completed
 /// iteration, deeper each time, and the last one is the move the search returns.
 #[test]
