@@ -1,7 +1,9 @@
-//! The Hub protocol's lines as typed messages: [`parse`] reads a line from the GUI into a
-//! [`Command`], and a [`Reply`]'s `Display` writes the engine's answer. Pure: no I/O, no
-//! clock, no knowledge of the board (positions and moves stay text here; `board_text` reads
-//! them against a variant).
+//! The Hub protocol's lines as typed messages, in both directions: [`parse`] reads a line from
+//! the GUI into a [`Command`], and a [`Reply`]'s `Display` writes the engine's answer (the
+//! engine's side, `checkerbot hub`); a [`Command`]'s `Display` writes what a GUI sends and
+//! [`parse_reply`] reads what an engine answers (the client's side, which drives another
+//! engine). Pure: no I/O, no clock, no knowledge of the board (positions and moves stay text
+//! here; `board_text` reads them against a variant).
 //!
 //! Every line is `<command> <name>=<value> ...`; a value may be double-quoted (it must be if
 //! it holds a space or `=`, or is empty), and an argument without `=` is a flag. Arguments a
@@ -101,6 +103,16 @@ pub enum Reply {
         /// Every value it takes.
         values: Vec<String>,
     },
+    /// `param name=... value=... type=T`: a parameter of another type (Scan's `bool`,
+    /// `string`, ...), which a client reads but this engine never offers.
+    OtherParam {
+        /// The parameter's name.
+        name: String,
+        /// Its current value.
+        value: String,
+        /// Its type, as written.
+        kind: String,
+    },
     /// `param name=... value=... type=int min=... max=...`: a whole-number parameter.
     IntParam {
         /// The parameter's name.
@@ -186,6 +198,17 @@ pub enum ParseErrorKind {
         /// The argument it needs.
         argument: &'static str,
     },
+    /// A reply (an engine's line) that is not one of the protocol's.
+    #[error("unknown reply {0}")]
+    UnknownReply(String),
+    /// A `param` line whose `value`, `min` or `max` is not a whole number, as `type=int` needs.
+    #[error("{argument} of an int parameter must be a whole number, not {value}")]
+    BadInteger {
+        /// The argument's name.
+        argument: &'static str,
+        /// The text given.
+        value: String,
+    },
     /// A number that is not one, negative, or out of range.
     #[error("{argument} must be a non-negative number, not {value}")]
     BadNumber {
@@ -208,8 +231,8 @@ struct Argument<'a> {
     value: Option<&'a str>,
 }
 
-/// Reads one line from the GUI. Never panics, whatever the line.
-pub fn parse(line: &str) -> Result<Command, ParseError> {
+/// A line cut into its first word and its arguments.
+fn split(line: &str) -> Result<(&str, Vec<Argument<'_>>), ParseError> {
     let mut scanner = Scanner { line, at: 0 };
     if scanner.at_end() {
         return Err(ParseErrorKind::Empty.into());
@@ -219,6 +242,12 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
     while !scanner.at_end() {
         arguments.push(scanner.argument()?);
     }
+    Ok((command, arguments))
+}
+
+/// Reads one line from the GUI. Never panics, whatever the line.
+pub fn parse(line: &str) -> Result<Command, ParseError> {
+    let (command, arguments) = split(line)?;
     let find = |name: &str| arguments.iter().find(|a| a.name == name);
     let flag = |name: &str| find(name).is_some();
     let text = |name: &str| find(name).map(|a| a.value.unwrap_or_default().to_owned());
@@ -267,6 +296,95 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         }),
         other => return Err(ParseErrorKind::UnknownCommand(other.to_owned()).into()),
     })
+}
+
+/// Reads one line from an engine, the client's side of the protocol. Arguments the reply does
+/// not know are ignored, and missing numbers of an `info` line read as 0 (Scan sends only what
+/// it has). Never panics, whatever the line.
+pub fn parse_reply(line: &str) -> Result<Reply, ParseError> {
+    let (reply, arguments) = split(line)?;
+    let find = |name: &str| arguments.iter().find(|a| a.name == name);
+    let text = |name: &str| find(name).map(|a| a.value.unwrap_or_default().to_owned());
+    let words = |name: &str| -> Vec<String> {
+        text(name)
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect()
+    };
+    let integer = |argument: &'static str| -> Result<i64, ParseError> {
+        let value = text(argument).unwrap_or_default();
+        value.parse().map_err(|_| {
+            ParseErrorKind::BadInteger {
+                argument,
+                value: value.clone(),
+            }
+            .into()
+        })
+    };
+    let value = |name: &'static str| find(name).map(|a| (name, a.value.unwrap_or_default()));
+    Ok(match reply {
+        "id" => Reply::Id {
+            name: text("name").unwrap_or_default(),
+            version: text("version").unwrap_or_default(),
+            author: text("author").unwrap_or_default(),
+        },
+        "param" => {
+            let name = text("name").ok_or(ParseErrorKind::MissingArgument {
+                command: "param",
+                argument: "name",
+            })?;
+            match text("type").unwrap_or_default().as_str() {
+                "enum" => Reply::EnumParam {
+                    name,
+                    value: text("value").unwrap_or_default(),
+                    values: words("values"),
+                },
+                "int" => Reply::IntParam {
+                    name,
+                    value: integer("value")?,
+                    min: integer("min")?,
+                    max: integer("max")?,
+                },
+                kind => Reply::OtherParam {
+                    name,
+                    value: text("value").unwrap_or_default(),
+                    kind: kind.to_owned(),
+                },
+            }
+        }
+        "wait" => Reply::Wait,
+        "ready" => Reply::Ready,
+        "pong" => Reply::Pong,
+        "info" => Reply::Info(Info {
+            depth: value("depth").map(whole).transpose()?,
+            score: find("score")
+                .map(|a| score(a.value.unwrap_or_default()))
+                .transpose()?,
+            nodes: value("nodes").map(whole).transpose()?.unwrap_or(0),
+            time: value("time").map(seconds).transpose()?.unwrap_or(0.0),
+            nps: value("nps").map(seconds).transpose()?.unwrap_or(0.0),
+            pv: words("pv"),
+        }),
+        "done" => Reply::Done {
+            mv: text("move").filter(|mv| !mv.is_empty()),
+            ponder: text("ponder").filter(|mv| !mv.is_empty()),
+        },
+        "error" => Reply::Error(text("message").unwrap_or_default()),
+        other => return Err(ParseErrorKind::UnknownReply(other.to_owned()).into()),
+    })
+}
+
+/// A score in men: any finite number, negative for the side that is behind.
+fn score(value: &str) -> Result<f64, ParseError> {
+    match value.parse::<f64>() {
+        Ok(score) if score.is_finite() => Ok(score),
+        _ => Err(ParseErrorKind::BadNumber {
+            argument: "score",
+            value: value.to_owned(),
+        }
+        .into()),
+    }
 }
 
 /// A whole number argument.
@@ -385,6 +503,61 @@ impl fmt::Display for Pair<'_> {
     }
 }
 
+impl fmt::Display for Command {
+    /// The line a GUI sends (without its line end). Times are written exactly, so that the
+    /// engine reads back the number given.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Hub => f.write_str("hub"),
+            Command::SetParam { name, value } => {
+                write!(f, "set-param{}{}", Pair("name", name), Pair("value", value))
+            }
+            Command::Init => f.write_str("init"),
+            Command::Pos { position, moves } => {
+                f.write_str("pos")?;
+                match position {
+                    Some(position) => write!(f, "{}", Pair("pos", position))?,
+                    None => f.write_str(" start")?,
+                }
+                if !moves.is_empty() {
+                    write!(f, "{}", Pair("moves", &moves.join(" ")))?;
+                }
+                Ok(())
+            }
+            Command::Level(level) => {
+                f.write_str("level")?;
+                let numbers = [
+                    ("depth", level.depth.map(|n| n.to_string())),
+                    ("nodes", level.nodes.map(|n| n.to_string())),
+                    ("move-time", level.move_time.map(|s| s.to_string())),
+                    ("time", level.time.map(|s| s.to_string())),
+                    ("inc", level.inc.map(|s| s.to_string())),
+                    ("moves", level.moves.map(|n| n.to_string())),
+                ];
+                for (name, value) in numbers {
+                    if let Some(value) = value {
+                        write!(f, "{}", Pair(name, &value))?;
+                    }
+                }
+                if level.infinite {
+                    f.write_str(" infinite")?;
+                }
+                Ok(())
+            }
+            Command::Go(mode) => f.write_str(match mode {
+                GoMode::Think => "go think",
+                GoMode::Ponder => "go ponder",
+                GoMode::Analyze => "go analyze",
+            }),
+            Command::PonderHit => f.write_str("ponder-hit"),
+            Command::Stop => f.write_str("stop"),
+            Command::NewGame => f.write_str("new-game"),
+            Command::Ping => f.write_str("ping"),
+            Command::Quit => f.write_str("quit"),
+        }
+    }
+}
+
 impl fmt::Display for Reply {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -424,6 +597,13 @@ impl fmt::Display for Reply {
                 Pair("type", "int"),
                 Pair("min", &min.to_string()),
                 Pair("max", &max.to_string())
+            ),
+            Reply::OtherParam { name, value, kind } => write!(
+                f,
+                "param{}{}{}",
+                Pair("name", name),
+                Pair("value", value),
+                Pair("type", kind)
             ),
             Reply::Wait => f.write_str("wait"),
             Reply::Ready => f.write_str("ready"),
@@ -509,6 +689,82 @@ mod tests {
             parse(r#"pos moves="1-2"#).unwrap_err().to_string(),
             "the value of moves has no closing quote"
         );
+    }
+
+    #[test]
+    fn scans_replies_read_as_a_client_sees_them() {
+        assert_eq!(
+            parse_reply(r#"id name=Scan version=3.1 author="Fabien Letouzey" country=France"#),
+            Ok(Reply::Id {
+                name: "Scan".to_owned(),
+                version: "3.1".to_owned(),
+                author: "Fabien Letouzey".to_owned(),
+            })
+        );
+        assert_eq!(
+            parse_reply("param name=book value=true type=bool"),
+            Ok(Reply::OtherParam {
+                name: "book".to_owned(),
+                value: "true".to_owned(),
+                kind: "bool".to_owned(),
+            })
+        );
+        assert_eq!(
+            parse_reply(r#"info depth=12 score=-0.25 nodes=1000 time=0.5 pv="32-28 19-23""#),
+            Ok(Reply::Info(Info {
+                depth: Some(12),
+                score: Some(-0.25),
+                nodes: 1000,
+                time: 0.5,
+                nps: 0.0,
+                pv: vec!["32-28".to_owned(), "19-23".to_owned()],
+            }))
+        );
+        assert_eq!(
+            parse_reply("done move=32x21x27 ponder=16-21"),
+            Ok(Reply::Done {
+                mv: Some("32x21x27".to_owned()),
+                ponder: Some("16-21".to_owned())
+            })
+        );
+        assert_eq!(
+            parse_reply("done"),
+            Ok(Reply::Done {
+                mv: None,
+                ponder: None
+            })
+        );
+        assert_eq!(
+            parse_reply("bestmove 32-28").unwrap_err().to_string(),
+            "unknown reply bestmove"
+        );
+        assert_eq!(
+            parse_reply("param name=x value=y type=int min=1 max=9")
+                .unwrap_err()
+                .to_string(),
+            "value of an int parameter must be a whole number, not y"
+        );
+    }
+
+    #[test]
+    fn commands_are_written_as_scan_reads_them() {
+        assert_eq!(
+            Command::Pos {
+                position: None,
+                moves: vec!["32-28".to_owned(), "19-23".to_owned()],
+            }
+            .to_string(),
+            r#"pos start moves="32-28 19-23""#
+        );
+        assert_eq!(
+            Command::Level(Level {
+                move_time: Some(0.25),
+                ..Level::default()
+            })
+            .to_string(),
+            "level move-time=0.25"
+        );
+        assert_eq!(Command::Go(GoMode::Think).to_string(), "go think");
     }
 
     #[test]
