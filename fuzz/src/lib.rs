@@ -4,11 +4,13 @@
 //! stable toolchain and without libFuzzer, replays the committed seeds in `seeds/<target>/`
 //! through the same functions, so a machine without nightly still exercises every target.
 
+mod dxp;
 mod engine_text;
 mod hub;
 mod protocols;
 mod settings;
 
+pub use dxp::dxp_message;
 pub use engine_text::{fen, move_text, pdn};
 pub use hub::hub_line;
 pub use protocols::{controller_decoder, dobot_decoder};
@@ -61,6 +63,11 @@ mod tests {
     #[test]
     fn settings() {
         replay("settings", super::settings);
+    }
+
+    #[test]
+    fn dxp_message() {
+        replay("dxp_message", super::dxp_message);
     }
 
     #[test]
