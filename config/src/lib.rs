@@ -7,6 +7,7 @@
 //! allowed. `config/checkerbot.toml` in the repository documents every key with its default.
 #![warn(missing_docs)]
 
+mod engine_spec;
 mod file_check;
 mod host_name;
 mod load;
@@ -14,13 +15,14 @@ mod sections;
 mod setting_error;
 mod validate;
 
+pub use engine_spec::{EngineSpec, EngineSpecError};
 pub use host_name::{HostName, HostNameError};
 pub use load::{ENV_PREFIX, LoadError, load, load_with_env, parse};
 // The level is the host's type (its events name it), like the coach's settings.
 pub use host::{PlayLevel, PlayLevelError};
 pub use sections::{
-    ArmKind, DeviceSettings, GameSettings, OperatorSettings, PathSettings, PlaySettings, RobotSide,
-    SensorSettings, Settings,
+    ArmKind, DeviceSettings, EngineLevels, GameSettings, OperatorSettings, PathSettings,
+    PlaySettings, RobotSide, SensorSettings, Settings,
 };
 pub use setting_error::{Origin, SettingError};
 pub use validate::Problem;

@@ -90,8 +90,46 @@ pub struct PlaySettings {
     /// The visitor's expected score the adaptive level aims at: a little under one half, so
     /// that the visitor usually just loses or just wins.
     pub adaptive_target: f32,
-    /// The longest the robot thinks about one move, in milliseconds.
+    /// The longest the robot thinks about one move, in milliseconds (an external engine is
+    /// given this time too).
     pub move_time_ms: u64,
+    /// Another draughts program that plays the robot's moves (`hub:COMMAND ARGS`, see
+    /// [`EngineSpec`](crate::EngineSpec)); empty: the robot's own player. Read with
+    /// [`PlaySettings::engine`].
+    pub engine: String,
+    /// At which levels the external engine plays.
+    pub engine_levels: EngineLevels,
+}
+
+/// At which levels `play.engine` plays; at the others the robot's own player does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EngineLevels {
+    /// Level 5 only, the strongest: the engine replaces the robot's own strongest player.
+    #[serde(rename = "5")]
+    Strongest,
+    /// Every level, the adaptive one included.
+    #[serde(rename = "all")]
+    All,
+}
+
+impl PlaySettings {
+    /// The external engine that plays at `level`, if one is set for it (a text that
+    /// [`Settings::validate`] refuses reads as none).
+    pub fn engine_at(&self, level: PlayLevel) -> Option<crate::EngineSpec> {
+        let plays = match self.engine_levels {
+            EngineLevels::All => true,
+            EngineLevels::Strongest => level == PlayLevel::Fixed(5),
+        };
+        plays.then(|| self.engine()).flatten()
+    }
+
+    /// The external engine set, whatever the level.
+    pub fn engine(&self) -> Option<crate::EngineSpec> {
+        if self.engine.trim().is_empty() {
+            return None;
+        }
+        crate::EngineSpec::parse(&self.engine).ok()
+    }
 }
 
 impl Default for PlaySettings {
@@ -100,6 +138,8 @@ impl Default for PlaySettings {
             level: PlayLevel::Fixed(3),
             adaptive_target: 0.45,
             move_time_ms: 2_000,
+            engine: String::new(),
+            engine_levels: EngineLevels::Strongest,
         }
     }
 }

@@ -101,7 +101,25 @@ impl Settings {
         self.check_paths(&mut problems);
         self.check_operator(&mut problems);
         self.check_emotions_and_sounds(&mut problems);
+        self.check_engine(&mut problems);
         problems.0
+    }
+
+    fn check_engine(&self, problems: &mut Problems) {
+        let engine = &self.play.engine;
+        if !engine.trim().is_empty()
+            && let Err(err) = crate::EngineSpec::parse(engine)
+        {
+            problems.check(
+                false,
+                "play.engine",
+                Some(format!("{engine:?}")),
+                format!(
+                    "{err} (or leave it empty for the robot's own player; see the operator \
+                     guide, \"External engines\")"
+                ),
+            );
+        }
     }
 
     fn check_numbers(&self, problems: &mut Problems) {
