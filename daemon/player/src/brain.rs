@@ -44,7 +44,7 @@ pub const ALTERNATIVES_NODES: u64 = 60_000;
 const SCORED_KEPT: usize = 2;
 
 /// How deep each alternative is searched, at most.
-const ALTERNATIVES_DEPTH: u32 = 8;
+pub(crate) const ALTERNATIVES_DEPTH: u32 = 8;
 
 /// The nodes a hint's search may visit: about a tenth of a second on the robot's computer,
 /// deep enough for the tactics a visitor asks about, and a fixed count, so a hint replays
@@ -120,6 +120,8 @@ pub struct Brain {
     /// game's history before it) and the scores: the coach's alternatives and the adaptive
     /// level's measure of the visitor's move score the same position, and it is searched once.
     last_scored: VecDeque<ScoredPosition>,
+    /// Another program that plays the moves (`play.engine`), see `brain_engine.rs`.
+    engine: Option<engine::Consulted>,
 }
 
 impl std::fmt::Debug for Brain {
@@ -152,6 +154,7 @@ impl Brain {
             adaptive: (settings.play.level == PlayLevel::Adaptive)
                 .then(|| Adaptive::new(settings.play.adaptive_target)),
             last_scored: VecDeque::new(),
+            engine: None,
         }
     }
 
@@ -198,6 +201,11 @@ impl Brain {
         let moves = position.legal_moves();
         if moves.is_empty() {
             return None;
+        }
+        match self.engine_move(position, history, stop, &moves) {
+            Ok(thought) => return Some(thought),
+            Err(true) => return Some(self.quick_own_move(position, history, &moves)),
+            Err(false) => {}
         }
         if let Some(adaptive) = self.adaptive.take() {
             let (adaptive, thought) = self.adaptive_move(adaptive, position, history, stop, &moves);
@@ -429,6 +437,15 @@ impl Brain {
 
     /// What plays now, for logs and `checkerbot doctor`.
     pub fn describe(&self) -> String {
+        let own = self.describe_own();
+        match self.engine_description() {
+            Some(engine) => engine + &own,
+            None => own,
+        }
+    }
+
+    /// What plays when no external engine does.
+    fn describe_own(&self) -> String {
         if let Some(adaptive) = &self.adaptive {
             return format!(
                 "adaptive: makes the visitor's mistakes (their moves cost {:.0} hundredths of a \
@@ -784,6 +801,9 @@ fn runtime_version(library: &Path) -> String {
     name.split_once(".so.")
         .map_or(name.clone(), |(_, version)| version.to_owned())
 }
+
+#[path = "brain_engine.rs"]
+mod engine;
 
 #[cfg(test)]
 #[path = "brain_tests.rs"]

@@ -8,12 +8,16 @@
 //!
 //! **Architecture invariant**: no I/O but reading the model files and ONNX Runtime, and no
 //! clock but the caller's stop flag: a seed replays a game (unless a search was stopped by
-//! the clock).
+//! the clock). Another program as the player ([`external`], `play.engine`) comes in through
+//! a trait that the daemon's `external-engines` implements; a brain without one is as
+//! deterministic as before.
 #![warn(missing_docs)]
 
 pub mod adaptive;
 mod brain;
+pub mod external;
 pub mod levels;
 pub mod rng;
 
 pub use brain::{Brain, Thought, dylib, model_name};
+pub use external::{EngineFault, ExternalEngine, FaultKind};
