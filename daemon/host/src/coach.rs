@@ -180,10 +180,44 @@ impl AdviceKind {
     }
 }
 
+/// What the robot had expected the visitor to play, and the line it expected after it.
+#[derive(Debug, Clone, Copy)]
+pub struct ExpectedLine<'a> {
+    /// The position before the visitor's move, the visitor to move.
+    pub before: &'a Position,
+    /// The visitor's move the robot expected (better than the one played), then the robot's
+    /// answer, and so on.
+    pub moves: &'a [Move],
+}
+
+impl ExpectedLine<'_> {
+    /// Whether the robot makes a king within the plies the coach reads after the expected
+    /// move: then a king in the line after the move played is no fault of that move.
+    fn robot_crowns(&self) -> bool {
+        let robot = !self.before.turn();
+        let mut position = *self.before;
+        for mv in self.moves.iter().take(LINE_PLIES + 1) {
+            let mover = position.turn();
+            let Ok(next) = position.play(mv) else { break };
+            if mover == robot && mv.promotes() {
+                return true;
+            }
+            position = next;
+        }
+        false
+    }
+}
+
 /// What the visitor's move allows, read from the robot's line after it: the most concrete
-/// lesson the line shows, or the move the robot had expected (`better`, when it differs from
-/// the move played). `after` is the position after the visitor's move, the robot to move.
-pub fn lesson(after: &Position, line: &[Move], better: Option<Move>) -> Option<Lesson> {
+/// lesson the line shows, or the move the robot had expected (the first of `expected`, when
+/// the visitor played another). A king counts only when the line the robot had expected makes
+/// none: a man that was going to crown anyway is not what the move let through. `after` is
+/// the position after the visitor's move, the robot to move.
+pub fn lesson(
+    after: &Position,
+    line: &[Move],
+    expected: Option<ExpectedLine<'_>>,
+) -> Option<Lesson> {
     let visitor = !after.turn();
     let mut position = *after;
     // Pieces each side takes along the line, and the robot's first king.
@@ -212,10 +246,12 @@ pub fn lesson(after: &Position, line: &[Move], better: Option<Move>) -> Option<L
     if gains && !standing.is_empty() {
         return Some(Lesson::PiecesLost(standing));
     }
-    if let Some(square) = king {
+    if let Some(square) = king.filter(|_| !expected.is_some_and(|e| e.robot_crowns())) {
         return Some(Lesson::King(square));
     }
-    better.map(Lesson::Better)
+    expected
+        .and_then(|e| e.moves.first())
+        .map(|better| Lesson::Better(*better))
 }
 
 /// The coach's rating of the visitor's last move.
@@ -313,7 +349,7 @@ impl Host {
     /// take-back), the robot moved last (no visitor move to rate), there was no earlier search
     /// to compare with, or the move cost little.
     pub(crate) fn advice(&self, reply: &SearchReply) -> Option<Advice> {
-        let prediction = self.prediction?;
+        let prediction = self.prediction.as_ref()?;
         let positions = self.game.positions();
         let visitor_move = *self.game.moves().last()?;
         let before = *positions.get(positions.len().checked_sub(2)?)?;
@@ -328,15 +364,17 @@ impl Host {
         let kind = coach
             .rate(expected_before, expected_after)
             .filter(|&kind| self.coach.enabled || kind == AdviceKind::Blunder)?;
-        let better = prediction
-            .reply
-            .filter(|expected| *expected != visitor_move);
+        let expected = (prediction.reply() != Some(visitor_move) && prediction.reply().is_some())
+            .then_some(ExpectedLine {
+                before: &before,
+                moves: &prediction.line,
+            });
         Some(Advice {
             kind,
             visitor_move,
             expected_before,
             expected_after,
-            lesson: lesson(self.game.position(), &reply.pv, better),
+            lesson: lesson(self.game.position(), &reply.pv, expected),
         })
     }
 

@@ -11,7 +11,7 @@ use super::{
     Action, AdviceKind, BoardLighting, CoachSettings, CoachSettingsError, Event, Host, LogEvent,
     SearchReply,
 };
-use crate::coach::lesson;
+use crate::coach::{ExpectedLine, lesson};
 
 pub(crate) fn russian(text: &str) -> Position {
     fen::parse(Variant::Russian, text).unwrap()
@@ -114,11 +114,47 @@ fn a_line_that_crowns_teaches_the_kings_square_and_else_the_better_move() {
     let quiet = mv(&after, "h8-g7");
     let before = russian("W:Wh2,f2:Bb2,h8");
     let better = mv(&before, "f2-e3");
+    let expected = ExpectedLine {
+        before: &before,
+        moves: &[better],
+    };
     assert_eq!(
-        lesson(&after, &[quiet], Some(better)),
+        lesson(&after, &[quiet], Some(expected)),
         Some(Lesson::Better(better))
     );
     assert_eq!(lesson(&after, &[quiet], None), None);
+}
+
+#[test]
+fn a_king_that_was_coming_anyway_is_not_what_the_move_let_through() {
+    // The man on b2 crowns whatever White does: after the move played, and after the one the
+    // robot expected. The lesson is the better move, not the king.
+    let before = russian("W:Wh2,f2:Bb2,h8");
+    let played = mv(&before, "h2-g3");
+    let after = before.play(&played).unwrap();
+    let crown = mv(&after, "b2-a1");
+    let better = mv(&before, "f2-e3");
+    let crowns_too = before.play(&better).unwrap();
+    let expected_line = [better, mv(&crowns_too, "b2-c1")];
+    let expected = ExpectedLine {
+        before: &before,
+        moves: &expected_line,
+    };
+    assert_eq!(
+        lesson(&after, &[crown], Some(expected)),
+        Some(Lesson::Better(better))
+    );
+    // Had the expected line kept the man from crowning, the king is the lesson.
+    let holds = before.play(&better).unwrap();
+    let quiet_line = [better, mv(&holds, "h8-g7")];
+    let expected = ExpectedLine {
+        before: &before,
+        moves: &quiet_line,
+    };
+    assert_eq!(
+        lesson(&after, &[crown], Some(expected)),
+        Some(Lesson::King(crown.to()))
+    );
 }
 
 pub(crate) fn reply(mv: Move, v: f32) -> SearchReply {

@@ -186,10 +186,19 @@ enum State {
 }
 
 /// What the last search expected to happen next.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 struct Prediction {
+    /// The robot's win probability after its move.
     v: f32,
-    reply: Option<Move>,
+    /// The line it expected after its move: the visitor's reply, its own answer, and so on.
+    line: Vec<Move>,
+}
+
+impl Prediction {
+    /// The visitor's reply the robot expected.
+    fn reply(&self) -> Option<Move> {
+        self.line.first().copied()
+    }
 }
 
 /// The host of one robot at one board.
@@ -615,16 +624,17 @@ impl Host {
         };
         let evaluation = Evaluation {
             v: reply.v,
-            v_pred: self.prediction.map(|p| p.v),
+            v_pred: self.prediction.as_ref().map(|p| p.v),
             expected_reply: self
                 .prediction
-                .and_then(|p| p.reply)
+                .as_ref()
+                .and_then(Prediction::reply)
                 .is_some_and(|expected| Some(expected) == visitor_reply),
             captures: reply.mv.captured().count() as u8,
         };
         self.prediction = Some(Prediction {
             v: reply.v,
-            reply: reply.pv.get(1).copied(),
+            line: reply.pv.get(1..).unwrap_or_default().to_vec(),
         });
         self.game.play(&reply.mv).expect("checked legal above");
         self.notes.push(rules::pdn::MoveNote {
