@@ -53,13 +53,21 @@ impl EngineSpec {
         }
     }
 
-    /// A short name for logs and faults: the program's file name (`scan`, `checkerbot`).
+    /// A short name for logs and faults: the program's file name (`hub:scan`,
+    /// `hub:checkerbot`), or the script's after an interpreter (`hub:my_engine.py` for
+    /// `hub:python3 my_engine.py`).
     pub fn program_name(&self) -> String {
         match self {
             EngineSpec::Hub { command } => {
-                let program = &command[0];
-                let name = program.rsplit('/').next().unwrap_or(program);
-                format!("hub:{name}")
+                let file = |word: &str| word.rsplit('/').next().unwrap_or(word).to_owned();
+                let program = file(&command[0]);
+                let interpreter = ["python", "python3", "sh", "bash", "node", "perl", "env"]
+                    .contains(&program.as_str());
+                let script = command[1..].iter().find(|word| !word.starts_with('-'));
+                match script {
+                    Some(script) if interpreter => format!("hub:{}", file(script)),
+                    _ => format!("hub:{program}"),
+                }
             }
         }
     }
@@ -135,6 +143,12 @@ mod tests {
         );
         assert_eq!(spec.program_name(), "hub:scan");
         assert_eq!(EngineSpec::parse(&spec.to_string()), Ok(spec));
+        assert_eq!(
+            EngineSpec::parse("hub:python3 -u tests/engines/hub_proxy.py crash 2")
+                .unwrap()
+                .program_name(),
+            "hub:hub_proxy.py"
+        );
         assert_eq!(
             EngineSpec::parse("hub:checkerbot hub")
                 .unwrap()

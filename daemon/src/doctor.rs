@@ -129,6 +129,9 @@ pub fn run(args: &Args) -> ExitCode {
         ),
     }
     report.line("player", player(&settings));
+    if let Some(spec) = settings.play.engine() {
+        report.line("external engine", external_engine(&settings, &spec));
+    }
     report.line("voice packs", voice_packs(&settings));
     report.line("audio", audio(&settings));
     report.finish()
@@ -305,6 +308,32 @@ fn player(settings: &Settings) -> Result<String, String> {
         ))
     } else {
         Ok(plays)
+    }
+}
+
+/// `play.engine` starts and greets (`hub` answered by `wait`, `init` by `ready`) for the
+/// settings' variant; which levels it plays at.
+fn external_engine(
+    settings: &Settings,
+    spec: &checkerbot_config::EngineSpec,
+) -> Result<String, String> {
+    let levels = match settings.play.engine_levels {
+        checkerbot_config::EngineLevels::Strongest => "at level 5",
+        checkerbot_config::EngineLevels::All => "at every level",
+    };
+    let playing = if settings.play.engine_at(settings.play.level).is_some() {
+        "plays now"
+    } else {
+        "does not play at the level set"
+    };
+    match external_engines::check(spec, settings.game.variant) {
+        Ok(id) => Ok(format!(
+            "{spec} answers as {id:?} for {} ({levels}; {playing})",
+            settings.game.variant
+        )),
+        Err(fault) => Err(format!(
+            "{fault}; check play.engine (the robot would play its own moves instead)"
+        )),
     }
 }
 

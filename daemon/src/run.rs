@@ -172,7 +172,8 @@ pub async fn serve(
         seed,
     );
     let config = LoopConfig::from_settings(&settings, None, usize::MAX, ThinkOn::Worker);
-    let brain = Brain::new(&settings, seed);
+    let mut brain = Brain::new(&settings, seed);
+    external_engines::configure(&mut brain, &settings);
     tracing::info!("the robot plays with {}", brain.describe());
     let mut robot = Robot::new(config, startup, board, reconnect, arm, brain, voice);
     robot.keep_state_in(state)?;

@@ -375,7 +375,10 @@ where
             link.settings = settings.clone();
         }
         match &mut self.brain {
-            Some(brain) => brain.reconfigure(settings),
+            Some(brain) => {
+                brain.reconfigure(settings);
+                external_engines::configure(brain, settings);
+            }
             None => self.pending_settings = Some(Box::new(settings.clone())),
         }
         let fresh = LoopConfig::from_settings(
@@ -493,6 +496,12 @@ where
                 } = answer;
                 if let Some(settings) = self.pending_settings.take() {
                     brain.reconfigure(&settings);
+                    external_engines::configure(&mut brain, &settings);
+                }
+                // The external engine's faults, each once an episode: the move was the
+                // robot's own.
+                for fault in brain.take_engine_faults() {
+                    self.fault(Device::Brain, &fault.to_string())?;
                 }
                 self.brain = Some(brain);
                 if let Some(alternatives) = alternatives {

@@ -495,7 +495,8 @@ impl PreparedSim<'_> {
         };
         let games = (args.games > 0).then_some(args.games);
         let config = LoopConfig::from_settings(settings, games, args.max_plies, think_on);
-        let brain = Brain::new(settings, self.rng.next_u64());
+        let mut brain = Brain::new(settings, self.rng.next_u64());
+        external_engines::configure(&mut brain, settings);
         let plays = brain.describe();
         let mut robot = Robot::new(config, self.startup, device, reconnect, arm, brain, voice);
         if let Some(state) = self.state {
