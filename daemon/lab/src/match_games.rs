@@ -7,6 +7,11 @@
 //! environment (`CHECKERBOT_PATHS__MODELS_DIR`, ...) and a clock that raises its stop flag at
 //! `--move-time-ms`, as the daemon does. `--v-log` writes each of its win probabilities with
 //! the game's final result, for the calibration table in `models/README.md`.
+//!
+//! A `hub:COMMAND ARGS` player is another engine behind the Hub protocol, as the robot plays
+//! it with `play.engine` at every level: a level-5 [`Brain`] with the engine set, told
+//! `--move-time-ms` a move, which falls back to its own move when the engine fails (each fault
+//! is printed, and counted in the summary).
 
 use std::fmt;
 use std::fs::File;
@@ -20,7 +25,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context as _;
 use search::{Limits, Searcher};
 
-use checkerbot_config::PlayLevel;
+use checkerbot_config::{EngineSpec, PlayLevel};
 use player::Brain;
 use player::rng::SplitMix;
 use rules::{Game, GameResult, Move, Variant};
@@ -34,7 +39,8 @@ pub struct Args {
     /// First player: `random`, `depth:N`, `nodes:N` or `time:MS` (alpha-beta), `level:N` (the
     /// robot), `level:adaptive` (the robot choosing its strength against its opponent, with
     /// `play.adaptive_target` from the environment), `level:N@DIR` (the robot with the networks
-    /// in DIR, to compare a new one).
+    /// in DIR, to compare a new one), `hub:COMMAND ARGS` (another engine behind the Hub
+    /// protocol, as the robot's `play.engine`).
     #[arg(long)]
     first: PlayerSpec,
     /// Second player, same forms.
@@ -84,6 +90,8 @@ pub enum PlayerSpec {
         /// Without the level's variety.
         exact: bool,
     },
+    /// Another engine (`hub:COMMAND ARGS`), with a level-5 brain's move where it fails.
+    Engine(EngineSpec),
 }
 
 impl FromStr for PlayerSpec {
@@ -92,9 +100,14 @@ impl FromStr for PlayerSpec {
         let bad = || {
             format!(
                 "{s:?}: expected random, depth:N, nodes:N, time:MS, level:1..5, level:adaptive, \
-                 level:N@DIR, exact:N or exact:N@DIR"
+                 level:N@DIR, exact:N, exact:N@DIR or hub:COMMAND ARGS"
             )
         };
+        if s.starts_with("hub:") {
+            return EngineSpec::parse(s)
+                .map(PlayerSpec::Engine)
+                .map_err(|error| format!("{s:?} {error}"));
+        }
         match s.split_once(':') {
             None if s == "random" => Ok(PlayerSpec::Random),
             Some(("depth", n)) => n.parse().map(PlayerSpec::Depth).map_err(|_| bad()),
@@ -133,6 +146,7 @@ impl fmt::Display for PlayerSpec {
                     None => Ok(()),
                 }
             }
+            PlayerSpec::Engine(spec) => write!(f, "{spec}"),
         }
     }
 }
@@ -152,6 +166,8 @@ struct Player {
     /// Over every move of a `level:adaptive` player: the sum of |the opponent's expected score
     /// (1 - v) - target| and the moves.
     off_target: (f64, u32),
+    /// A `hub:` player's faults (each once an episode): the moves its brain played instead.
+    faults: u32,
 }
 
 impl Player {
@@ -176,6 +192,18 @@ impl Player {
                 eprintln!("{spec}: {}", brain.describe());
                 Some(brain)
             }
+            PlayerSpec::Engine(engine) => {
+                let mut settings = checkerbot_config::load(None)
+                    .context("reading the settings from the environment")?;
+                settings.game.variant = args.variant;
+                settings.play.level = PlayLevel::Fixed(5);
+                settings.play.move_time_ms = args.move_time_ms;
+                let mut brain = Brain::new(&settings, seed);
+                let move_time = Duration::from_millis(args.move_time_ms);
+                brain.set_engine(Some(external_engines::start(engine, move_time)));
+                eprintln!("{spec}: {}", brain.describe());
+                Some(brain)
+            }
             _ => None,
         };
         Ok(Player {
@@ -188,6 +216,7 @@ impl Player {
             vs: Vec::new(),
             target,
             off_target: (0.0, 0),
+            faults: 0,
         })
     }
 
@@ -209,6 +238,10 @@ impl Player {
             let thought = with_deadline(move_time, |stop| {
                 brain.think(game.position(), history, stop)
             });
+            for fault in brain.take_engine_faults() {
+                eprintln!("{fault}; its brain played the move");
+                self.faults += 1;
+            }
             return match thought {
                 Some(thought) => {
                     self.vs.push((thought.v, thought.raw_v));
@@ -223,7 +256,7 @@ impl Player {
             };
         }
         let limits = match &self.spec {
-            PlayerSpec::Random | PlayerSpec::Level { .. } => {
+            PlayerSpec::Random | PlayerSpec::Level { .. } | PlayerSpec::Engine(_) => {
                 return moves[rng.below(moves.len())];
             }
             PlayerSpec::Depth(depth) => Limits {
@@ -342,7 +375,16 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         tally[2],
         f64::from(args.games) - first_score
     );
-    for player in &players {
+    report(&players);
+    if let Some(out) = &mut v_log {
+        out.flush().context("writing the v log")?;
+    }
+    Ok(())
+}
+
+/// What each player spent, and what a `hub:` player's engine and an adaptive player did.
+fn report(players: &[Player; 2]) {
+    for player in players {
         if player.chosen > 0 {
             println!(
                 "{}: {} moves, {:.1} ms a move on average, longest {:.1} ms",
@@ -350,6 +392,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
                 player.chosen,
                 player.thinking.as_secs_f64() * 1e3 / f64::from(player.chosen),
                 player.longest.as_secs_f64() * 1e3
+            );
+        }
+        if let PlayerSpec::Engine(_) = player.spec {
+            println!(
+                "{}: {} faults (each once until it answered well again)",
+                player.spec, player.faults
             );
         }
         if let Some(brain) = &player.brain
@@ -366,10 +414,6 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             );
         }
     }
-    if let Some(out) = &mut v_log {
-        out.flush().context("writing the v log")?;
-    }
-    Ok(())
 }
 
 /// One JSON line per move of each `level:N` player in game `game`: its v (as the emotions read
@@ -435,6 +479,8 @@ mod tests {
             "level:adaptive",
             "exact:3",
             "exact:4@target/candidate",
+            "hub:checkerbot hub",
+            "hub:\"/opt/my engine/scan\" hub",
         ] {
             let spec: PlayerSpec = text.parse().unwrap();
             assert_eq!(spec.to_string(), text);
@@ -453,5 +499,7 @@ mod tests {
             let err = bad.parse::<PlayerSpec>().unwrap_err();
             assert!(err.contains("level:1..5"), "{err}");
         }
+        let err = "hub: ".parse::<PlayerSpec>().unwrap_err();
+        assert!(err.contains("names no command"), "{err}");
     }
 }

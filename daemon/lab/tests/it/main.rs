@@ -1,3 +1,4 @@
 //! The lab's integration tests in one binary.
 
+mod match_hub;
 mod training_data;
