@@ -210,3 +210,28 @@ fn a_short_token_on_a_page_the_network_reaches_is_warned_about_without_showing_i
         "{report}"
     );
 }
+
+#[test]
+fn an_external_engine_is_greeted_and_one_that_does_not_start_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let engine = format!(
+        "[play]\nlevel = 5\nengine = \"hub:{} hub\"",
+        env!("CARGO_BIN_EXE_checkerbot")
+    );
+    let (_, report) = checkerbot(&["doctor"], &settings(dir.path(), &engine));
+    let greeted = line(&report, "external engine");
+    assert!(greeted.starts_with("ok "), "{report}");
+    assert!(greeted.contains("answers as \"checkerbot "), "{greeted}");
+    assert!(greeted.contains("at level 5; plays now"), "{greeted}");
+
+    let missing = "[play]\nengine = \"hub:/nonexistent/scan hub\"";
+    let (success, report) = checkerbot(&["doctor"], &settings(dir.path(), missing));
+    assert!(!success);
+    let named = line(&report, "external engine");
+    assert!(named.starts_with("PROBLEM"), "{report}");
+    assert!(
+        named.contains("hub:scan could not be started") && named.contains("/nonexistent/scan"),
+        "{named}"
+    );
+    assert!(named.contains("check play.engine"), "{named}");
+}
