@@ -33,6 +33,10 @@ pub const GREETING_TIME: Duration = Duration::from_secs(10);
 /// without line ends cannot fill the memory.
 const MAX_LINE_BYTES: u64 = 64 * 1024;
 
+/// The engine's lines held for the client: beyond them the reader waits, and so does an
+/// engine that writes without end between two searches.
+const HELD_LINES: usize = 256;
+
 /// How often a wait looks at the caller's stop flag.
 const STOP_POLL: Duration = Duration::from_millis(10);
 
@@ -143,7 +147,7 @@ impl HubEngine {
             .map_err(|error| self.fault(FaultKind::Start, format!("{program}: {error}")))?;
         let input = child.stdin.take().expect("stdin is piped");
         let output = child.stdout.take().expect("stdout is piped");
-        let (sender, lines) = mpsc::channel();
+        let (sender, lines) = mpsc::sync_channel(HELD_LINES);
         std::thread::Builder::new()
             .name(format!("{} output", self.name))
             .spawn(move || {
