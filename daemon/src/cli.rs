@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::{calibrate, commands, doctor, hub, run as run_command, sim};
+use crate::{calibrate, commands, doctor, dxp, hub, run as run_command, sim};
 
 /// A draughts-playing exhibition robot.
 #[derive(Debug, Parser)]
@@ -36,6 +36,9 @@ enum CliCommand {
     /// Play as an engine behind the Hub protocol (version 2, Scan's) on stdin and stdout, for
     /// the Hub GUI or a program that drives Hub engines.
     Hub(hub::Args),
+    /// Play International draughts with another program over DXP (Dam Exchange),
+    /// listening for its game requests or connecting to it.
+    Dxp(dxp::Args),
 }
 
 /// Runs the command `cli` names; errors are printed on stderr with their context.
@@ -49,6 +52,7 @@ pub fn run(cli: Cli) -> ExitCode {
         CliCommand::Doctor(args) => return doctor::run(&args),
         CliCommand::SimDevices(args) => sim::devices::run(&args),
         CliCommand::Hub(args) => hub::run(&args),
+        CliCommand::Dxp(args) => dxp::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -11,6 +11,7 @@ pub mod cli;
 mod commands;
 mod devices;
 mod doctor;
+pub mod dxp;
 pub mod hub;
 mod notify;
 mod operator;

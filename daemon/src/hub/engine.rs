@@ -283,23 +283,28 @@ impl Engine {
 
     /// The player for the variant and strength.
     fn new_player(&self) -> Result<Player, EngineError> {
-        if self.strength == STRONGEST {
-            return Ok(Player::AlphaBeta(Searcher::new(TABLE_MEGABYTES)));
-        }
-        let mut settings =
-            checkerbot_config::load(None).map_err(|error| EngineError::Settings {
-                strength: self.strength,
-                reason: error.to_string(),
-            })?;
-        settings.game.variant = self.variant;
-        settings.play.level = PlayLevel::Fixed(self.strength);
-        let brain = Brain::new(&settings, BRAIN_SEED);
-        tracing::info!("strength {}: {}", self.strength, brain.describe());
-        Ok(Player::Brain(Box::new(brain)))
+        new_player(self.variant, self.strength)
     }
 }
 
+/// The player of `variant` at `strength` (1 to 5): level 5's alpha-beta searcher, or the
+/// robot's `Brain` at a weaker level (which reads the settings for where its network is).
+pub fn new_player(variant: Variant, strength: u8) -> Result<Player, EngineError> {
+    if strength == STRONGEST {
+        return Ok(Player::AlphaBeta(Searcher::new(TABLE_MEGABYTES)));
+    }
+    let mut settings = checkerbot_config::load(None).map_err(|error| EngineError::Settings {
+        strength,
+        reason: error.to_string(),
+    })?;
+    settings.game.variant = variant;
+    settings.play.level = PlayLevel::Fixed(strength);
+    let brain = Brain::new(&settings, BRAIN_SEED);
+    tracing::info!("strength {strength}: {}", brain.describe());
+    Ok(Player::Brain(Box::new(brain)))
+}
+
 /// Whether no earlier position can come back after `mv`: a capture or a man's move.
-fn irreversible(position: &Position, mv: &Move) -> bool {
+pub fn irreversible(position: &Position, mv: &Move) -> bool {
     mv.is_capture() || !position.kings().contains(mv.from())
 }

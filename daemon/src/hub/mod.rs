@@ -5,13 +5,14 @@
 //!
 //! The protocol's lines, positions and moves are `engine_protocols::hub`'s; here
 //! `time_control` turns a `level` into a time budget, `engine` keeps the
-//! position and the player between searches, and [`serve`] is the session over any reader
+//! position and the player between searches (`checkerbot dxp` plays with the same player and
+//! time budget), and [`serve`] is the session over any reader
 //! and writer, so tests run it in-process; [`run`] hands it stdin and stdout.
 
-mod engine;
+pub(crate) mod engine;
 mod line_reader;
 mod session;
-mod time_control;
+pub(crate) mod time_control;
 
 use anyhow::Context as _;
 use tokio::io::BufReader;

@@ -3,6 +3,7 @@
 mod calibrate;
 mod coach_search;
 mod doctor;
+mod dxp;
 mod external_engine;
 mod hub;
 mod operator_page;
