@@ -407,6 +407,16 @@ impl ExternalEngine for HubEngine {
         stop: &AtomicBool,
     ) -> Result<Move, EngineFault> {
         let variant = position.variant();
+        if let Some(running) = &mut self.running
+            && let Ok(Some(status)) = running.child.try_wait()
+        {
+            // Nothing was asked of it, so no move is lost: it is only started again.
+            tracing::warn!(
+                "the external engine {} ended between two moves ({status}); starting it again",
+                self.name
+            );
+            self.running = None;
+        }
         if self
             .running
             .as_ref()
