@@ -1,11 +1,12 @@
 //! pydraughts, a real DXP client, against `checkerbot dxp --listen` on loopback: whole
 //! International games in which pydraughts checks every move the engine sends.
 
-use std::io::{BufRead as _, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 use testkit::python;
+
+use super::Listener;
 
 const GAMES_SCRIPT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -16,38 +17,12 @@ const GAMES_SCRIPT: &str = concat!(
 /// at this many plies; a game at the cap is still a finished test.
 const MAX_PLIES: usize = 300;
 
-/// The listening engine, killed when the test ends however it ends.
-struct Listener(Child);
-
-impl Drop for Listener {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[test]
 fn pydraughts_plays_ten_international_games_through_dxp() {
     let python = testkit::pydraughts_python();
     let log = testkit::scratch_dir().join("dxp-pydraughts.log");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
-        .args(["dxp", "--listen", "127.0.0.1:0", "--move-time-ms", "30"])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .expect("checkerbot starts");
-    let stdout = child.stdout.take().unwrap();
-    let listener = Listener(child);
-    let mut first = String::new();
-    BufReader::new(stdout).read_line(&mut first).unwrap();
-    let port = first
-        .trim()
-        .rsplit(':')
-        .next()
-        .filter(|_| first.starts_with("checkerbot dxp: listening on 127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no address in {first:?}"))
-        .to_owned();
+    let listener = Listener::start(&log, &["--move-time-ms", "30"]);
+    let port = listener.port.clone();
 
     let output = python::run(
         Command::new(&python).arg(GAMES_SCRIPT).args([
