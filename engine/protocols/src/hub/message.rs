@@ -268,11 +268,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         },
         "pos" => Command::Pos {
             position: text("pos"),
-            moves: text("moves")
-                .unwrap_or_default()
-                .split_whitespace()
-                .map(str::to_owned)
-                .collect(),
+            moves: words(&text("moves").unwrap_or_default()),
         },
         "level" => {
             let value =
@@ -305,13 +301,7 @@ pub fn parse_reply(line: &str) -> Result<Reply, ParseError> {
     let (reply, arguments) = split(line)?;
     let find = |name: &str| arguments.iter().find(|a| a.name == name);
     let text = |name: &str| find(name).map(|a| a.value.unwrap_or_default().to_owned());
-    let words = |name: &str| -> Vec<String> {
-        text(name)
-            .unwrap_or_default()
-            .split_whitespace()
-            .map(str::to_owned)
-            .collect()
-    };
+    let words = |name: &str| words(&text(name).unwrap_or_default());
     let integer = |argument: &'static str| -> Result<i64, ParseError> {
         let value = text(argument).unwrap_or_default();
         value.parse().map_err(|_| {
@@ -474,6 +464,15 @@ impl<'a> Scanner<'a> {
             value: Some(value),
         })
     }
+}
+
+/// The words of a quoted list (moves, a line): blanks and control characters both separate
+/// them, so that no word holds a character that [`Pair`] would write as a blank.
+fn words(list: &str) -> Vec<String> {
+    list.split(|c: char| c.is_whitespace() || c.is_control())
+        .filter(|word| !word.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 fn is_name_char(c: char) -> bool {
@@ -743,6 +742,19 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             "value of an int parameter must be a whole number, not y"
+        );
+    }
+
+    #[test]
+    fn control_characters_separate_moves_like_blanks() {
+        // A GUI's stray NUL must not glue two moves into one word that would be written back
+        // as two (found by the hub_line fuzz target).
+        assert_eq!(
+            parse("pos start moves=\"32-28\0\019-23\"").unwrap(),
+            Command::Pos {
+                position: None,
+                moves: vec!["32-28".to_owned(), "19-23".to_owned()],
+            }
         );
     }
 
