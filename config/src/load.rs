@@ -75,6 +75,10 @@ pub fn load_with_env(
             .prefix_separator("_")
             .separator("__")
             .try_parsing(true)
+            // The one list an operator may need to set from the unit's environment:
+            // `CHECKERBOT_OPERATOR__HOSTNAMES=robot.local,10.0.0.5`.
+            .list_separator(",")
+            .with_list_parse_key("operator.hostnames")
             .source(Some(env.clone())),
     );
     let file = file.zip(text.as_deref());

@@ -74,6 +74,29 @@ fn a_file_names_only_what_it_changes_and_the_environment_wins() {
 }
 
 #[test]
+fn the_operator_pages_host_names_are_a_comma_separated_list_in_the_environment() {
+    let settings = load_with_env(
+        None,
+        env(&[
+            ("CHECKERBOT_OPERATOR__HOSTNAMES", "robot.local,10.0.0.5"),
+            ("CHECKERBOT_OPERATOR__TOKEN", "a,long,token,with,commas"),
+        ]),
+    )
+    .unwrap();
+    assert_eq!(settings.operator.hostnames, ["robot.local", "10.0.0.5"]);
+    // Other text settings stay text, commas and all.
+    assert_eq!(
+        settings.operator.token.as_deref(),
+        Some("a,long,token,with,commas")
+    );
+    let one = load_with_env(
+        None,
+        env(&[("CHECKERBOT_OPERATOR__HOSTNAMES", "robot.local")]),
+    );
+    assert_eq!(one.unwrap().operator.hostnames, ["robot.local"]);
+}
+
+#[test]
 fn an_unknown_key_is_an_error_that_names_it() {
     let path = write("typo.toml", "[emotions]\natitude = \"rival\"\n");
     let err = load_with_env(Some(&path), HashMap::new()).unwrap_err();
