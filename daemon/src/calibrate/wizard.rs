@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use hal::arm::calibration::{BoardSection, Travel};
 use hal::arm::{
     ArmModel, BoardCorners, BoardShapeError, BoardSquare, Calibration, CalibrationError,
-    CalibrationFile, Corner, FORMAT_VERSION, MotionModel, PieceHeights, Point,
+    CalibrationFile, Corner, FORMAT_VERSION, MotionModel, PieceHeights, Point, RackSection,
 };
 
 /// The jog steps the operator switches between, mm.
@@ -105,6 +105,8 @@ struct Draft {
     corners: [Option<Point>; 4],
     safe_z: Option<f64>,
     bins: Vec<Point>,
+    /// The rack as the file had it: the wizard does not teach it yet, so it is kept.
+    rack: Option<RackSection>,
     king_reserve: Vec<Point>,
     park: Option<Point>,
     arm: ArmModel,
@@ -147,6 +149,7 @@ impl Wizard {
                 }),
                 safe_z: Some(file.travel.safe_z),
                 bins: file.bins,
+                rack: file.rack,
                 king_reserve: file.king_reserve,
                 park: Some(file.park),
                 arm: file.arm,
@@ -159,6 +162,7 @@ impl Wizard {
                 corners: [None; 4],
                 safe_z: None,
                 bins: Vec::new(),
+                rack: None,
                 king_reserve: Vec::new(),
                 park: None,
                 arm: ArmModel::default(),
@@ -518,6 +522,7 @@ impl Wizard {
             },
             park: self.draft.park.unwrap_or_default(),
             bins: self.draft.bins.clone(),
+            rack: self.draft.rack.clone(),
             king_reserve: self.draft.king_reserve.clone(),
             motion: self.draft.motion,
         }

@@ -213,6 +213,16 @@ impl BoardCorners {
         near.lerp(far, along_file)
     }
 
+    /// The distance between neighbouring squares' centres along the shorter edge, seen from
+    /// above, mm: the widest a piece can be.
+    pub fn square_pitch(&self) -> f64 {
+        let last = (self.side - 1) as f64;
+        let origin = self.corner(Corner::NearLeft);
+        let along_row = origin.horizontal_distance(self.corner(Corner::NearRight));
+        let along_file = origin.horizontal_distance(self.corner(Corner::FarLeft));
+        along_row.min(along_file) / last
+    }
+
     fn name(&self, corner: Corner) -> BoardSquare {
         corner.square(self.side)
     }

@@ -1,9 +1,9 @@
 //! Where everything the arm touches is: the calibration file and its validation.
 //!
 //! An exhibition operator teaches a handful of points with the jog keys (four board corners,
-//! the trophy bin, the spare kings, a park pose) in about five minutes; every square centre is
-//! interpolated from the corners ([`BoardCorners`]), and a square whose piece sits off-centre
-//! can be corrected by an override. The file is TOML so an operator can read and fix it by hand.
+//! the trophy bin, three slots of the rack, the spare kings, a park pose) in about five
+//! minutes; every square centre is interpolated from the corners ([`BoardCorners`]), and a
+//! square whose piece sits off-centre can be corrected by an override. The file is TOML so an operator can read and fix it by hand.
 //!
 //! Validation happens on load, before the arm moves: a calibration that would send the arm to
 //! the wrong squares, out of reach, or through standing pieces is refused with a message that
@@ -20,7 +20,10 @@ use super::board::{BoardCorners, BoardShapeError, Corner};
 use super::kinematics::{ArmModel, Unreachable};
 use super::motion::MotionModel;
 use super::point::Point;
+use super::rack::{RackError, RackGrid, RackSection};
 use super::square::BoardSquare;
+
+pub use super::piece::PieceKind;
 
 /// The version of the file format this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -46,9 +49,15 @@ pub struct CalibrationFile {
     pub travel: Travel,
     /// Where the arm rests between moves, out of the visitor's way.
     pub park: Point,
-    /// Drop points over the trophy bin; the planner picks the one nearest its route.
+    /// Drop points over the trophy bin; the planner picks the one nearest its route. Pieces
+    /// dropped there are gone for the arm: with a rack they are used only when it is full.
     #[serde(default)]
     pub bins: Vec<Point>,
+    /// The rack of slots where captured pieces wait to be picked up again. Files written
+    /// before the rack existed have none: the robot then drops captures into the bins and
+    /// cannot set up the board by itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rack: Option<RackSection>,
     /// Spare kings, used in this order; each point is the tool touching the king's top.
     #[serde(default)]
     pub king_reserve: Vec<Point>,
@@ -81,6 +90,10 @@ pub struct PieceHeights {
     pub man_mm: f64,
     /// A king (usually two men stacked, or a taller piece).
     pub king_mm: f64,
+    /// A piece's diameter, which the rack's slots must leave room for; when it is not given,
+    /// a piece is taken to be as wide as the board's squares are apart.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diameter_mm: Option<f64>,
 }
 
 impl Default for PieceHeights {
@@ -88,6 +101,7 @@ impl Default for PieceHeights {
         PieceHeights {
             man_mm: 5.0,
             king_mm: 10.0,
+            diameter_mm: None,
         }
     }
 }
@@ -100,15 +114,6 @@ impl PieceHeights {
             PieceKind::King => self.king_mm - self.man_mm,
         }
     }
-}
-
-/// A man or a king: they differ in height, so the tool grips them at different heights.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PieceKind {
-    /// An uncrowned piece.
-    Man,
-    /// A crowned piece.
-    King,
 }
 
 /// The travel height.
@@ -226,10 +231,19 @@ pub enum CalibrationError {
     Shape(#[from] BoardShapeError),
     /// Captured pieces would have nowhere to go.
     #[error(
-        "no trophy-bin drop point: jog the tool above the trophy bin and add it as a \
-         `[[bins]]` entry with x, y and z"
+        "no trophy-bin drop point and no rack: jog the tool above the trophy bin and add it \
+         as a `[[bins]]` entry with x, y and z, or teach the rack's slots as `[rack]`"
     )]
     NoBin,
+    /// A piece diameter that cannot be.
+    #[error(
+        "[pieces] diameter_mm = {0} is impossible: it must be positive; measure a piece across \
+         or remove the key"
+    )]
+    PieceDiameter(f64),
+    /// The rack cannot hold pieces as taught.
+    #[error(transparent)]
+    Rack(#[from] RackError),
     /// Piece heights that cannot be.
     #[error(
         "[pieces] man_mm = {man} and king_mm = {king} are impossible: both must be positive \
@@ -279,7 +293,7 @@ pub enum CalibrationError {
     /// Points out of the arm's reach.
     #[error(
         "{count} calibrated point(s) out of the arm's reach: {points}. Move the board, bin, \
-         reserve or park pose so that it lies within reach and teach those points again, or \
+         rack, reserve or park pose so that it lies within reach and teach those points again, or \
          correct the arm's dimensions in [arm]",
         count = .points.0.len()
     )]
@@ -299,6 +313,7 @@ pub struct Calibration {
     travel: Travel,
     park: Point,
     bins: Vec<Point>,
+    rack: Option<RackGrid>,
     king_reserve: Vec<Point>,
     motion: MotionModel,
 }
@@ -324,7 +339,7 @@ impl Calibration {
         }
         let corners = BoardCorners::new(side, read_corners(side, &file.board.corners)?)?;
         let overrides = read_overrides(side, &file.board.overrides)?;
-        if file.bins.is_empty() {
+        if file.bins.is_empty() && file.rack.is_none() {
             return Err(CalibrationError::NoBin);
         }
         let pieces = file.pieces;
@@ -334,6 +349,24 @@ impl Calibration {
                 king: pieces.king_mm,
             });
         }
+        if let Some(diameter) = pieces.diameter_mm
+            && (diameter.is_nan() || diameter <= 0.0)
+        {
+            return Err(CalibrationError::PieceDiameter(diameter));
+        }
+        let rack = match file.rack {
+            Some(section) => {
+                let (diameter, source) = match pieces.diameter_mm {
+                    Some(diameter) => (diameter, "[pieces] diameter_mm"),
+                    None => (
+                        corners.square_pitch(),
+                        "the board's square pitch; set [pieces] diameter_mm if pieces are smaller",
+                    ),
+                };
+                Some(RackGrid::new(section, &corners, diameter, source)?)
+            }
+            None => None,
+        };
         let motion = file.motion;
         if !(motion.speed_mm_s > 0.0 && motion.acceleration_mm_s2 > 0.0 && motion.suction_s >= 0.0)
         {
@@ -347,6 +380,7 @@ impl Calibration {
             travel: file.travel,
             park: file.park,
             bins: file.bins,
+            rack,
             king_reserve: file.king_reserve,
             motion,
         };
@@ -382,6 +416,7 @@ impl Calibration {
             travel: self.travel,
             park: self.park,
             bins: self.bins.clone(),
+            rack: self.rack.as_ref().map(|rack| rack.section().clone()),
             king_reserve: self.king_reserve.clone(),
             motion: self.motion,
         }
@@ -430,6 +465,26 @@ impl Calibration {
     /// Spare-king slots, in the order they are used.
     pub fn king_slots(&self) -> &[Point] {
         &self.king_reserve
+    }
+
+    /// The rack, when one was taught: without it captured pieces go to the bins for good.
+    pub const fn rack(&self) -> Option<&RackGrid> {
+        self.rack.as_ref()
+    }
+
+    /// Where the tool grips a piece of `kind` standing in rack slot `index`; `None` without a
+    /// rack or past its last slot.
+    pub fn rack_grip(&self, index: usize, kind: PieceKind) -> Option<Point> {
+        let slot = *self.rack.as_ref()?.slots().get(index)?;
+        Some(slot.at_height(slot.z + self.pieces.grip_offset(kind)))
+    }
+
+    /// Where the tool grips a piece of `kind` in spare-king slot `index`, taught on a king's
+    /// top (a man there, put by hand, is gripped lower).
+    pub fn reserve_grip(&self, index: usize, kind: PieceKind) -> Option<Point> {
+        let slot = *self.king_reserve.get(index)?;
+        let below_king = self.pieces.grip_offset(PieceKind::King) - self.pieces.grip_offset(kind);
+        Some(slot.at_height(slot.z - below_king))
     }
 
     /// Speed figures.
@@ -496,6 +551,19 @@ impl Calibration {
         for (i, slot) in self.king_reserve.iter().enumerate() {
             with_travel(&mut points, format!("king reserve slot {}", i + 1), *slot);
         }
+        if let Some(rack) = &self.rack {
+            let king_offset = self.pieces.grip_offset(PieceKind::King);
+            for (i, slot) in rack.slots().iter().enumerate() {
+                let name = format!("[rack] slot {}", rack.name(i));
+                with_travel(&mut points, name.clone(), *slot);
+                if king_offset > 0.0 {
+                    points.push((
+                        format!("{name} holding a king"),
+                        slot.at_height(slot.z + king_offset),
+                    ));
+                }
+            }
+        }
         with_travel(&mut points, "the park pose".to_owned(), self.park);
         points
     }
@@ -540,6 +608,15 @@ impl Calibration {
             if slot.z + hanging > needed {
                 needed = slot.z + hanging;
                 limiting_point = format!("king reserve slot {}", i + 1);
+            }
+        }
+        if let Some(rack) = &self.rack {
+            let king_offset = self.pieces.grip_offset(PieceKind::King);
+            for (i, slot) in rack.slots().iter().enumerate() {
+                if slot.z + king_offset + hanging > needed {
+                    needed = slot.z + king_offset + hanging;
+                    limiting_point = format!("[rack] slot {}", rack.name(i));
+                }
             }
         }
         let (square, board_z) = highest_square.expect("every board has dark squares");

@@ -10,10 +10,15 @@
 //! - [`calibration`]: the TOML file and its validation; [`board`]: the corners and the
 //!   interpolated square centres; [`square`] and [`point`]: the values they use.
 //! - [`kinematics`]: forward and inverse kinematics and joint limits of both arms.
-//! - [`reserve`]: the stock of spare kings.
+//! - [`reserve`]: the count of spare kings; [`rack`]: the calibrated grid of slots where
+//!   captured pieces wait; [`stock`]: what each rack and reserve slot holds; [`piece`]: men
+//!   and kings of each colour.
 //! - [`planner`]: from a move to a plan; `tour`: the errand order with the least travel
 //!   time; [`plan`]: the plan, its path, duration and controller forms; [`motion`]: the time
 //!   model.
+//! - [`reset`]: from any arrangement of the board and the stock to a target position (the
+//!   next game's start, or any position to set up); `reset_order`: its carries in the order
+//!   with the least travel.
 //!
 //! Squares are (row, column) pairs rather than `rules::Square`s: like
 //! [`Occupancy`](crate::Occupancy), the hardware layer knows nothing of the rules, so a change
@@ -23,11 +28,16 @@ pub mod board;
 pub mod calibration;
 pub mod kinematics;
 pub mod motion;
+pub mod piece;
 pub mod plan;
 pub mod planner;
 pub mod point;
+pub mod rack;
 pub mod reserve;
+pub mod reset;
+mod reset_order;
 pub mod square;
+pub mod stock;
 mod tour;
 
 pub use board::{BoardCorners, BoardShapeError, Corner};
@@ -37,8 +47,12 @@ pub use calibration::{
 };
 pub use kinematics::{ArmModel, Kinematics, Magician, ReferenceArm, Unreachable};
 pub use motion::MotionModel;
+pub use piece::{Piece, PieceColour};
 pub use plan::{ArmStep, DobotStep, JointStep, Plan, Segment, Spot};
-pub use planner::{CaptureOrder, PlanError, RobotMove, plan_move};
+pub use planner::{CaptureOrder, PlanError, RobotMove, plan_move, plan_move_with_stock};
 pub use point::Point;
+pub use rack::{RackError, RackGrid, RackSection};
 pub use reserve::KingReserve;
+pub use reset::{Layout, ResetError, ResetOrder, ResetOutcome, ResetPlan, plan_reset};
 pub use square::BoardSquare;
+pub use stock::{Slot, Stock, StockChange, StockError};

@@ -10,6 +10,7 @@ use super::kinematics::{Kinematics, Magician, Unreachable};
 use super::motion::MotionModel;
 use super::point::Point;
 use super::square::BoardSquare;
+use super::stock::{Slot, StockChange};
 use crate::device::{Motion, Pose};
 
 /// Longest hop of a joint-target travel, mm: short enough that moving every joint straight to
@@ -25,6 +26,28 @@ pub enum Spot {
     Bin(usize),
     /// A spare-king slot, by its index in the calibration.
     KingSlot(usize),
+    /// A rack slot, by its index (row by row from 0).
+    RackSlot(usize),
+}
+
+impl Spot {
+    /// The stock's slot this spot is, if it is one.
+    pub const fn slot(self) -> Option<Slot> {
+        match self {
+            Spot::KingSlot(i) => Some(Slot::Reserve(i)),
+            Spot::RackSlot(i) => Some(Slot::Rack(i)),
+            Spot::Square(_) | Spot::Bin(_) => None,
+        }
+    }
+}
+
+impl From<Slot> for Spot {
+    fn from(slot: Slot) -> Spot {
+        match slot {
+            Slot::Rack(i) => Spot::RackSlot(i),
+            Slot::Reserve(i) => Spot::KingSlot(i),
+        }
+    }
 }
 
 /// One step of a robot move, as the host reports it and the controllers carry it out.
@@ -111,6 +134,7 @@ pub struct Plan {
     pub(crate) safe_z: f64,
     pub(crate) steps: Vec<ArmStep>,
     pub(crate) king_slot: Option<usize>,
+    pub(crate) stock_changes: Vec<StockChange>,
 }
 
 impl Plan {
@@ -130,6 +154,13 @@ impl Plan {
         self.king_slot
     }
 
+    /// What the plan takes from and puts into the rack and the reserve, in order: once the
+    /// arm has carried it out, the caller records it with
+    /// [`Stock::apply`](super::Stock::apply). Empty for a plan made without a stock.
+    pub fn stock_changes(&self) -> &[StockChange] {
+        &self.stock_changes
+    }
+
     /// The square the visitor must crown because the reserve is empty.
     pub fn visitor_crowns(&self) -> Option<BoardSquare> {
         self.steps.iter().find_map(|step| match step {
@@ -138,7 +169,7 @@ impl Plan {
         })
     }
 
-    /// The squares whose pieces go to the bin, in the planned order.
+    /// The squares whose pieces go to the bin or the rack, in the planned order.
     pub fn cleared_squares(&self) -> Vec<BoardSquare> {
         let mut cleared = Vec::new();
         for pair in self.steps.windows(2) {
@@ -148,7 +179,8 @@ impl Plan {
                     ..
                 },
                 ArmStep::Release {
-                    spot: Spot::Bin(_), ..
+                    spot: Spot::Bin(_) | Spot::RackSlot(_),
+                    ..
                 },
             ] = pair
             {

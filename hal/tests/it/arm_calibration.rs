@@ -2,7 +2,10 @@
 //! interpolated exactly, and every kind of bad input is refused with a message that names the
 //! point at fault and the fix.
 
-use hal::arm::{BoardCorners, BoardSquare, Calibration, Corner, PieceKind, Point};
+use hal::arm::{
+    BoardCorners, BoardSquare, Calibration, Corner, Layout, PieceKind, Point, ResetError,
+    ResetOrder, Stock, plan_reset,
+};
 
 const EXAMPLE: &str = include_str!("../../data/calibration.example.toml");
 
@@ -271,12 +274,158 @@ fn a_travel_height_too_low_is_refused() {
     );
 }
 
+/// The example without its `[rack]` table: a file written before the rack existed.
+pub fn without_rack(text: &str) -> String {
+    let start = text.find("[rack]\n").expect("the example has a rack");
+    let end = start
+        + text[start..]
+            .find("\n\n")
+            .expect("a blank line ends the table");
+    format!("{}{}", &text[..start], &text[end + 2..])
+}
+
+/// The example without its bins.
+fn without_bins(text: &str) -> String {
+    text.replace("[[bins]]\nx = 210.0\ny = 170.0\nz = 30.0\n", "")
+        .replace("[[bins]]\nx = 250.0\ny = 170.0\nz = 30.0\n", "")
+}
+
+#[test]
+fn the_rack_is_a_grid_of_slots_between_three_taught_ones() {
+    let calibration = Calibration::from_toml(EXAMPLE).unwrap();
+    let rack = calibration.rack().expect("the example has a rack");
+    assert_eq!(rack.len(), 24);
+    let slot = |i: usize| rack.slots()[i];
+    assert_eq!(slot(0), Point::new(150.0, 92.0, 10.0));
+    assert_eq!(slot(7), Point::new(283.0, 92.0, 10.0), "row 1's last slot");
+    assert_eq!(
+        slot(16),
+        Point::new(150.0, 130.0, 10.0),
+        "row 3's first slot"
+    );
+    let last = slot(23);
+    assert!((last.x - 283.0).abs() < 1e-9 && (last.y - 130.0).abs() < 1e-9);
+    let middle = slot(9);
+    assert!((middle.x - 169.0).abs() < 1e-9 && (middle.y - 111.0).abs() < 1e-9);
+    assert_eq!(rack.name(9).to_string(), "10 (row 2, column 2)");
+    let king = calibration.rack_grip(9, PieceKind::King).unwrap();
+    assert!(
+        (king.z - 15.0).abs() < 1e-9,
+        "a king is gripped 5 mm higher"
+    );
+    assert_eq!(calibration.rack_grip(24, PieceKind::Man), None);
+    assert!(
+        calibration
+            .named_points()
+            .iter()
+            .any(|(name, _)| name == "[rack] slot 24 (row 3, column 8) holding a king")
+    );
+}
+
+#[test]
+fn a_file_without_a_rack_still_loads_and_cannot_reset() {
+    let old = without_rack(EXAMPLE);
+    let calibration = Calibration::from_toml(&old).unwrap();
+    assert!(calibration.rack().is_none());
+    assert!(!calibration.to_toml().contains("[rack]"));
+    let error = plan_reset(
+        &calibration,
+        &Layout::new(),
+        &Stock::empty(0, 4),
+        &Layout::new(),
+        ResetOrder::Shortest,
+    )
+    .unwrap_err();
+    assert_eq!(error, ResetError::NoRack);
+    let message = error.to_string();
+    assert!(message.contains("no [rack]"), "{message}");
+    assert!(message.contains("checkerbot calibrate"), "{message}");
+    // With a rack, the bins may go; without either, captured pieces have nowhere to go.
+    assert!(Calibration::from_toml(&without_bins(EXAMPLE)).is_ok());
+    check(
+        &without_bins(&old),
+        &["no trophy-bin drop point and no rack", "[[bins]]", "[rack]"],
+    );
+}
+
+#[test]
+fn rack_mistakes_are_refused_naming_the_setting() {
+    // Eight columns over 49 mm: 7 mm apart, for 16 mm pieces.
+    check(
+        &edited("row_end = { x = 283.0", "row_end = { x = 199.0"),
+        &[
+            "[rack] slots 1 (row 1, column 1) and 2 (row 1, column 2)",
+            "7.0 mm apart",
+            "16.0 mm ([pieces] diameter_mm)",
+            "`row_end`",
+            "`columns`",
+        ],
+    );
+    check(
+        &edited(
+            "last_row = { x = 150.0, y = 130.0",
+            "last_row = { x = 150.0, y = 110.0",
+        ),
+        &[
+            "slots 1 (row 1, column 1) and 9 (row 2, column 1)",
+            "`last_row`",
+            "`rows`",
+        ],
+    );
+    // Without a measured diameter a piece is as wide as the squares are apart (19 mm).
+    check(
+        &edited("diameter_mm = 16.0\n", "")
+            .replace("row_end = { x = 283.0", "row_end = { x = 276.0"),
+        &["18.0 mm apart", "19.0 mm", "square pitch", "diameter_mm"],
+    );
+    check(
+        &edited("diameter_mm = 16.0", "diameter_mm = 0.0"),
+        &["[pieces] diameter_mm = 0", "positive"],
+    );
+    check(
+        &edited(
+            "first = { x = 150.0, y = 92.0",
+            "first = { x = 150.0, y = 70.0",
+        ),
+        &[
+            "[rack] slot 1 (row 1, column 1)",
+            "lies on the board",
+            "over square",
+        ],
+    );
+    check(
+        &edited("row_end = { x = 283.0", "row_end = { x = 383.0"),
+        &[
+            "out of the arm's reach",
+            "[rack] slot 8 (row 1, column 8)",
+            "rack",
+        ],
+    );
+    check(
+        &edited("row_end = { x = 283.0, y = 92.0, z = 10.0 }\n", ""),
+        &[
+            "[rack] has 8 columns but no `row_end`",
+            "last slot of the first row",
+        ],
+    );
+    check(
+        &edited("rows = 3", "rows = 0"),
+        &["[rack] rows = 0 and columns = 8", "count the rack's rows"],
+    );
+    check(
+        &edited(
+            "first = { x = 150.0, y = 92.0, z = 10.0 }",
+            "first = { x = 150.0, y = 92.0, z = 30.0 }",
+        ),
+        &[
+            "safe_z = 40.0 mm is too low",
+            "[rack] slot 1 (row 1, column 1)",
+        ],
+    );
+}
+
 #[test]
 fn other_mistakes_are_refused() {
-    let no_bins = EXAMPLE
-        .replace("[[bins]]\nx = 210.0\ny = 150.0\nz = 30.0\n", "")
-        .replace("[[bins]]\nx = 250.0\ny = 150.0\nz = 30.0\n", "");
-    check(&no_bins, &["no trophy-bin drop point", "[[bins]]"]);
     check(
         &edited("d4 = { x", "d5 = { x"),
         &["`d5`", "not a dark square of the 8x8 board"],
