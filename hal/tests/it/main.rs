@@ -3,6 +3,7 @@
 mod arm_calibration;
 mod arm_kinematics;
 mod arm_planner;
+mod arm_reset;
 mod controller_codec;
 mod controller_link;
 mod controller_peer;
@@ -14,6 +15,7 @@ mod dobot_rig;
 mod dobot_sim;
 mod planner_rig;
 mod protocol_doc;
+mod reset_rig;
 mod sim_board;
 mod sim_board_pty;
 mod support;
