@@ -11,7 +11,8 @@
 //!   interpolated square centres; [`square`] and [`point`]: the values they use.
 //! - [`kinematics`]: forward and inverse kinematics and joint limits of both arms.
 //! - [`reserve`]: the count of spare kings; [`rack`]: the calibrated grid of slots where
-//!   captured pieces wait; [`stock`]: what each rack and reserve slot holds; [`piece`]: men
+//!   captured pieces wait; [`stock`]: what each rack and reserve slot holds ([`slot`]: the
+//!   slots and a plan's changes to them); [`piece`]: men
 //!   and kings of each colour.
 //! - [`planner`]: from a move to a plan; `tour`: the errand order with the least travel
 //!   time; [`plan`]: the plan, its path, duration and controller forms; [`motion`]: the time
@@ -36,6 +37,7 @@ pub mod rack;
 pub mod reserve;
 pub mod reset;
 mod reset_order;
+pub mod slot;
 pub mod square;
 pub mod stock;
 mod tour;
@@ -54,5 +56,6 @@ pub use point::Point;
 pub use rack::{RackError, RackGrid, RackSection};
 pub use reserve::KingReserve;
 pub use reset::{Layout, ResetError, ResetOrder, ResetOutcome, ResetPlan, plan_reset};
+pub use slot::{Slot, StockChange};
 pub use square::BoardSquare;
-pub use stock::{Slot, Stock, StockChange, StockError};
+pub use stock::{Stock, StockError};

@@ -9,8 +9,8 @@
 use super::kinematics::{Kinematics, Magician, Unreachable};
 use super::motion::MotionModel;
 use super::point::Point;
+use super::slot::{Slot, StockChange};
 use super::square::BoardSquare;
-use super::stock::{Slot, StockChange};
 use crate::device::{Motion, Pose};
 
 /// Longest hop of a joint-target travel, mm: short enough that moving every joint straight to

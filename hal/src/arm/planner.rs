@@ -21,8 +21,9 @@ use super::piece::{Piece, PieceColour, PieceKind};
 use super::plan::{ArmStep, Plan, Spot};
 use super::point::Point;
 use super::reserve::KingReserve;
+use super::slot::{Slot, StockChange};
 use super::square::BoardSquare;
-use super::stock::{Slot, Stock, StockChange};
+use super::stock::Stock;
 use super::tour::{Errand, Leg, Route};
 
 /// Free rack slots offered to the route beyond one per piece, so it has a choice near its way.

@@ -29,8 +29,9 @@ use super::piece::{Piece, PieceKind};
 use super::plan::{ArmStep, Plan, Spot};
 use super::point::Point;
 use super::reset_order::{self, Job};
+use super::slot::StockChange;
 use super::square::BoardSquare;
-use super::stock::{Stock, StockChange};
+use super::stock::Stock;
 
 /// The pieces on the board's squares.
 pub type Layout = BTreeMap<BoardSquare, Piece>;
