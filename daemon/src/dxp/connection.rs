@@ -4,8 +4,9 @@
 use std::io;
 use std::time::Duration;
 
-use engine_protocols::dxp::framing::{self, Deframer, Frame, MAX_MESSAGE_BYTES};
-use engine_protocols::dxp::message::{self, Message, ParseError};
+pub use engine_protocols::dxp::framing::Incoming;
+use engine_protocols::dxp::framing::{self, Deframer, MAX_MESSAGE_BYTES};
+use engine_protocols::dxp::message::Message;
 use tokio::io::{AsyncRead, AsyncReadExt as _, AsyncWrite, AsyncWriteExt as _};
 use tokio::time::{Instant, sleep_until};
 
@@ -14,22 +15,6 @@ use tokio::time::{Instant, sleep_until};
 /// reach it together (a back-accept and the forced move right after it) would lose the
 /// second; a few milliseconds apart they arrive in separate reads.
 const MIN_GAP: Duration = Duration::from_millis(20);
-
-/// What the peer sent.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Incoming {
-    /// A message read.
-    Message(Message),
-    /// A message that could not be read.
-    Unreadable {
-        /// Its text.
-        text: String,
-        /// Why.
-        error: ParseError,
-    },
-    /// A message longer than the protocol allows, dropped.
-    TooLong,
-}
 
 /// DXP messages over a byte stream.
 #[derive(Debug)]
@@ -67,14 +52,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Connection<S> {
     pub async fn receive(&mut self) -> io::Result<Option<Incoming>> {
         let mut buffer = [0; 512];
         loop {
-            if let Some(frame) = self.deframer.next_frame() {
-                let incoming = match frame {
-                    Frame::Message(text) => match message::parse(&text) {
-                        Ok(message) => Incoming::Message(message),
-                        Err(error) => Incoming::Unreadable { text, error },
-                    },
-                    Frame::TooLong => Incoming::TooLong,
-                };
+            if let Some(incoming) = self.deframer.next_incoming() {
                 tracing::debug!("DXP received {incoming:?}");
                 return Ok(Some(incoming));
             }

@@ -391,7 +391,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                     if code == AcceptCode::Accepted {
                         return Ok(name);
                     }
-                    bail!("{name} refused the game: {}", refusal(code));
+                    bail!("{name} refused the game: {}", code.describe());
                 }
                 Some(Incoming::Message(Message::Chat(text))) => tracing::info!("DXP chat: {text}"),
                 Some(other) => tracing::warn!("DXP: {other:?} before the game accept, ignored"),
@@ -507,7 +507,7 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
                 };
                 return Ok(Some(GameEnd::Over(format!(
                     "the peer ended it ({}{more})",
-                    said(reason)
+                    reason.describe()
                 ))));
             }
             Message::BackRequest { move_number, side } => {
@@ -649,25 +649,5 @@ fn verdict(outcome: Outcome, ours: Color) -> (EndReason, String) {
         }
         GameResult::Win(_) => (EndReason::SenderLoses, format!("checkerbot lost: {why}")),
         GameResult::Draw => (EndReason::Draw, format!("a draw: {why}")),
-    }
-}
-
-/// A game-end reason as the peer meant it.
-fn said(reason: EndReason) -> &'static str {
-    match reason {
-        EndReason::Unknown => "no reason given",
-        EndReason::SenderLoses => "it gives up",
-        EndReason::Draw => "a draw",
-        EndReason::SenderWins => "it says it won",
-    }
-}
-
-/// A refused game request's reason in words.
-fn refusal(code: AcceptCode) -> &'static str {
-    match code {
-        AcceptCode::Accepted => "accepted",
-        AcceptCode::WrongVersion => "another protocol version",
-        AcceptCode::Declined => "not this game, another one is welcome",
-        AcceptCode::NoGames => "no games at all",
     }
 }

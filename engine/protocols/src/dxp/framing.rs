@@ -6,6 +6,8 @@
 
 use std::collections::VecDeque;
 
+use super::message::{self, Message, ParseError};
+
 /// The longest message, in bytes without its NUL: the protocol's own limit (a message is 1
 /// to 127 characters).
 pub const MAX_MESSAGE_BYTES: usize = 127;
@@ -18,6 +20,36 @@ pub enum Frame {
     Message(String),
     /// A message longer than [`MAX_MESSAGE_BYTES`]; its bytes were dropped.
     TooLong,
+}
+
+/// A message cut from the stream and read: what either side of a connection gets from its
+/// peer, so that both (the daemon's session and the engine client) tell the same cases apart.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Incoming {
+    /// A message read.
+    Message(Message),
+    /// A message that could not be read.
+    Unreadable {
+        /// Its text.
+        text: String,
+        /// Why.
+        error: ParseError,
+    },
+    /// A message longer than the protocol allows, dropped.
+    TooLong,
+}
+
+impl From<Frame> for Incoming {
+    /// Parses the frame's text.
+    fn from(frame: Frame) -> Incoming {
+        match frame {
+            Frame::Message(text) => match message::parse(&text) {
+                Ok(message) => Incoming::Message(message),
+                Err(error) => Incoming::Unreadable { text, error },
+            },
+            Frame::TooLong => Incoming::TooLong,
+        }
+    }
 }
 
 /// Cuts NUL-terminated messages out of the bytes received.
@@ -69,6 +101,11 @@ impl Deframer {
     /// The next whole message, if one has ended.
     pub fn next_frame(&mut self) -> Option<Frame> {
         self.ready.pop_front()
+    }
+
+    /// The next whole message, read, if one has ended.
+    pub fn next_incoming(&mut self) -> Option<Incoming> {
+        self.next_frame().map(Incoming::from)
     }
 
     /// Whether bytes of a message not yet ended were received (at the end of the stream they
@@ -132,5 +169,17 @@ mod tests {
             ]
         );
         assert_eq!(frame("K0"), b"K0\0");
+        let mut deframer = Deframer::new();
+        deframer.push(b"K0\0Q\0");
+        assert_eq!(
+            deframer.next_incoming(),
+            Some(Incoming::Message(Message::BackAccept(
+                message::BackCode::Accepted
+            )))
+        );
+        assert!(matches!(
+            deframer.next_incoming(),
+            Some(Incoming::Unreadable { text, .. }) if text == "Q"
+        ));
     }
 }

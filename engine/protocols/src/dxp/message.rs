@@ -114,6 +114,18 @@ pub enum AcceptCode {
     NoGames,
 }
 
+impl AcceptCode {
+    /// The answer in words, for a log or a refused game's error.
+    pub fn describe(self) -> &'static str {
+        match self {
+            AcceptCode::Accepted => "accepted",
+            AcceptCode::WrongVersion => "another protocol version",
+            AcceptCode::Declined => "not this game, another one is welcome",
+            AcceptCode::NoGames => "no games at all",
+        }
+    }
+}
+
 /// Why a game ends, for information.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EndReason {
@@ -125,6 +137,18 @@ pub enum EndReason {
     Draw,
     /// `3`: the sender wins.
     SenderWins,
+}
+
+impl EndReason {
+    /// The reason as the sender meant it, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            EndReason::Unknown => "no reason given",
+            EndReason::SenderLoses => "it gives up",
+            EndReason::Draw => "a draw",
+            EndReason::SenderWins => "it says it won",
+        }
+    }
 }
 
 /// Whether another game may follow.
