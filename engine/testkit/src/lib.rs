@@ -1,11 +1,13 @@
 //! Helpers shared by the engine crates' integration tests: a reproducible generator, random
-//! games and positions, boards written as changes, and the Python virtual environments of the oracle tests.
+//! games and positions, boards written as changes, the Python virtual environments of the oracle
+//! tests, and servers under test that listen on a port they name.
 //!
 //! A crate rather than a `tests/support` module per crate, so the rules', search's and
 //! network's tests share one copy.
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod listening;
 pub mod onnx;
 pub mod python;
 
@@ -76,6 +78,28 @@ pub fn random_positions(count: usize, seed: u64) -> Vec<Position> {
         position.play_unchecked(&moves[rng.below(moves.len())]);
     }
     out
+}
+
+/// A binary of the workspace's, built in the same folder as the test binaries' `deps/` (by
+/// `cargo test` of the workspace, or `cargo build -p checkerbot` for `checkerbot`), for a
+/// crate's tests that drive another crate's binary; `None`, saying why the test is skipped,
+/// when it is not built.
+pub fn workspace_binary(name: &str) -> Option<PathBuf> {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let path = exe
+        .ancestors()
+        .nth(2)
+        .expect("a test binary lies in target/<profile>/deps")
+        .join(name);
+    if path.is_file() {
+        Some(path)
+    } else {
+        eprintln!(
+            "skipped: no {} (build it with cargo build -p {name})",
+            path.display()
+        );
+        None
+    }
 }
 
 /// The folder cargo gives integration tests for scratch files (`target/tmp`), found from the

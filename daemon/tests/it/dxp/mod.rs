@@ -8,48 +8,18 @@ mod process;
 mod pydraughts;
 mod session;
 
-use std::io::{BufRead as _, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
-/// `checkerbot dxp --listen 127.0.0.1:0` in a process of its own, logging at `info` to a
-/// file; killed when dropped, however the test ends.
-struct Listener {
-    child: Child,
-    /// The port it listens at, from its first line.
-    port: String,
-}
+use testkit::listening::Listening;
 
-impl Listener {
-    fn start(log: &Path, args: &[&str]) -> Listener {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
-            .args(["dxp", "--listen", "127.0.0.1:0"])
-            .args(args)
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(log).unwrap())
-            .spawn()
-            .expect("checkerbot starts");
-        let stdout = child.stdout.take().unwrap();
-        let mut first = String::new();
-        BufReader::new(stdout).read_line(&mut first).unwrap();
-        let Some(port) = first
-            .trim()
-            .strip_prefix("checkerbot dxp: listening on 127.0.0.1:")
-        else {
-            let _ = child.kill();
-            panic!("no address in {first:?}");
-        };
-        Listener {
-            port: port.to_owned(),
-            child,
-        }
-    }
-}
-
-impl Drop for Listener {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// `checkerbot dxp --listen 127.0.0.1:0 ARGS` in a process of its own, logging at `info` to
+/// `log`; killed when dropped, however the test ends.
+pub(crate) fn listener(log: &Path, args: &[&str]) -> Listening {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_checkerbot"));
+    command
+        .args(["dxp", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .env("RUST_LOG", "info");
+    Listening::start(command, log)
 }

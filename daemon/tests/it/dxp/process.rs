@@ -3,12 +3,12 @@
 
 use std::process::Command;
 
-use super::Listener;
+use super::listener;
 
 #[test]
 fn checkerbot_connects_to_a_listening_checkerbot_and_plays_its_games_to_the_end() {
     let log = testkit::scratch_dir().join("dxp-listener.log");
-    let listener = Listener::start(&log, &["--move-time-ms", "10"]);
+    let listener = listener(&log, &["--move-time-ms", "10"]);
     let output = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
         .args(["dxp", "--connect", &format!("127.0.0.1:{}", listener.port)])
         .args(["--games", "2", "--color", "black", "--move-time-ms", "10"])

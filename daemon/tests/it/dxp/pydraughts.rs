@@ -6,7 +6,7 @@ use std::process::Command;
 use serde_json::Value;
 use testkit::python;
 
-use super::Listener;
+use super::listener;
 
 const GAMES_SCRIPT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -21,8 +21,8 @@ const MAX_PLIES: usize = 300;
 fn pydraughts_plays_ten_international_games_through_dxp() {
     let python = testkit::pydraughts_python();
     let log = testkit::scratch_dir().join("dxp-pydraughts.log");
-    let listener = Listener::start(&log, &["--move-time-ms", "30"]);
-    let port = listener.port.clone();
+    let listener = listener(&log, &["--move-time-ms", "30"]);
+    let port = listener.port.to_string();
 
     let output = python::run(
         Command::new(&python).arg(GAMES_SCRIPT).args([
