@@ -93,7 +93,8 @@ pub struct PlaySettings {
     /// The longest the robot thinks about one move, in milliseconds (an external engine is
     /// given this time too).
     pub move_time_ms: u64,
-    /// Another draughts program that plays the robot's moves (`hub:COMMAND ARGS`, see
+    /// Another draughts program that plays the robot's moves (`hub:COMMAND ARGS` or
+    /// `dxp:HOST:PORT`, see
     /// [`EngineSpec`](crate::EngineSpec)); empty: the robot's own player. Read with
     /// [`PlaySettings::engine`].
     pub engine: String,

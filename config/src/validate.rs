@@ -120,6 +120,20 @@ impl Settings {
                 ),
             );
         }
+        if let Some(crate::EngineSpec::Dxp { .. }) = self.play.engine()
+            && self.game.variant != rules::Variant::International
+        {
+            problems.check(
+                false,
+                "play.engine",
+                Some(format!("{engine:?}")),
+                format!(
+                    "is a DXP engine, and DXP plays International only, not {}; set \
+                     game.variant = \"international\" or use a hub: engine",
+                    self.game.variant
+                ),
+            );
+        }
     }
 
     fn check_numbers(&self, problems: &mut Problems) {

@@ -311,8 +311,9 @@ fn player(settings: &Settings) -> Result<String, String> {
     }
 }
 
-/// `play.engine` starts and greets (`hub` answered by `wait`, `init` by `ready`) for the
-/// settings' variant; which levels it plays at.
+/// `play.engine` answers for the settings' variant: a Hub engine starts and greets (`hub`
+/// answered by `wait`, `init` by `ready`), a DXP engine's address resolves, connects and
+/// accepts a game; which levels it plays at.
 fn external_engine(
     settings: &Settings,
     spec: &checkerbot_config::EngineSpec,
@@ -327,8 +328,8 @@ fn external_engine(
         "does not play at the level set"
     };
     match external_engines::check(spec, settings.game.variant) {
-        Ok(id) => Ok(format!(
-            "{spec} answers as {id:?} for {} ({levels}; {playing})",
+        Ok(answered) => Ok(format!(
+            "{spec} {answered} for {} ({levels}; {playing})",
             settings.game.variant
         )),
         Err(fault) => Err(format!(

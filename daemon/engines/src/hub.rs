@@ -8,10 +8,10 @@
 //! `done move=M` is read back against the position.
 //!
 //! Time: a reader thread hands the engine's lines over a channel, and the caller's thread
-//! waits on it with a deadline: the move time and a [`grace`] after it. When the caller raises
-//! its stop flag, `stop` is sent and the engine has the grace from then. An engine that misses
-//! the deadline is killed; one that dies, hangs or answers badly is started again at the next
-//! move. Its standard error is not read (it is the engine's own business).
+//! waits on it with a deadline: the move time and a [`grace`](crate::grace) after it. When the
+//! caller raises its stop flag, `stop` is sent and the engine has the grace from then. An
+//! engine that misses the deadline is killed; one that dies, hangs or answers badly is started
+//! again at the next move. Its standard error is not read (it is the engine's own business).
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::process::{Child, ChildStdin, Command as Process, Stdio};
@@ -24,6 +24,8 @@ use engine_protocols::hub::board_text::{parse_move, write_move, write_position};
 use engine_protocols::hub::message::{Command, GoMode, Level, Reply, parse_reply};
 use player::{EngineFault, ExternalEngine, FaultKind};
 use rules::{Move, Position, Variant};
+
+use crate::grace;
 
 /// How long the engine may take to answer `hub` with `wait`, and `init` with `ready`: loading
 /// an evaluation or a book takes Scan a second or two.
@@ -39,13 +41,6 @@ const HELD_LINES: usize = 256;
 
 /// How often a wait looks at the caller's stop flag.
 const STOP_POLL: Duration = Duration::from_millis(10);
-
-/// How long an engine may overrun its move time before it is taken to hang: half the move
-/// time, at least a second (a process's start and a loaded machine's scheduling are not the
-/// engine's fault, and a search ends at its next iteration's check).
-pub fn grace(move_time: Duration) -> Duration {
-    (move_time / 2).max(Duration::from_secs(1))
-}
 
 /// An engine behind the Hub protocol, started at its first move.
 #[derive(Debug)]
@@ -106,8 +101,14 @@ enum Silence {
 
 impl HubEngine {
     /// The engine `spec` names (a `hub:` one), asked for moves of `move_time` each.
+    ///
+    /// # Panics
+    ///
+    /// When `spec` is not a `hub:` engine: [`crate::start`] chooses the client by its kind.
     pub fn new(spec: &EngineSpec, move_time: Duration) -> HubEngine {
-        let EngineSpec::Hub { command } = spec;
+        let EngineSpec::Hub { command } = spec else {
+            panic!("a Hub engine from {spec}, which names another protocol");
+        };
         HubEngine {
             name: spec.program_name(),
             command: command.clone(),

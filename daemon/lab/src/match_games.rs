@@ -8,8 +8,9 @@
 //! `--move-time-ms`, as the daemon does. `--v-log` writes each of its win probabilities with
 //! the game's final result, for the calibration table in `models/README.md`.
 //!
-//! A `hub:COMMAND ARGS` player is another engine behind the Hub protocol, as the robot plays
-//! it with `play.engine` at every level: a level-5 [`Brain`] with the engine set, told
+//! A `hub:COMMAND ARGS` player is another engine behind the Hub protocol, and a `dxp:HOST:PORT`
+//! one an engine listening for DXP games (International only), as the robot plays them with
+//! `play.engine` at every level: a level-5 [`Brain`] with the engine set, told
 //! `--move-time-ms` a move, which falls back to its own move when the engine fails (each fault
 //! is printed, and counted in the summary).
 
@@ -40,7 +41,8 @@ pub struct Args {
     /// robot), `level:adaptive` (the robot choosing its strength against its opponent, with
     /// `play.adaptive_target` from the environment), `level:N@DIR` (the robot with the networks
     /// in DIR, to compare a new one), `hub:COMMAND ARGS` (another engine behind the Hub
-    /// protocol, as the robot's `play.engine`).
+    /// protocol, as the robot's `play.engine`), `dxp:HOST:PORT` (an engine listening for DXP
+    /// games, International only).
     #[arg(long)]
     first: PlayerSpec,
     /// Second player, same forms.
@@ -90,7 +92,8 @@ pub enum PlayerSpec {
         /// Without the level's variety.
         exact: bool,
     },
-    /// Another engine (`hub:COMMAND ARGS`), with a level-5 brain's move where it fails.
+    /// Another engine (`hub:COMMAND ARGS`, `dxp:HOST:PORT`), with a level-5 brain's move where
+    /// it fails.
     Engine(EngineSpec),
 }
 
@@ -100,10 +103,10 @@ impl FromStr for PlayerSpec {
         let bad = || {
             format!(
                 "{s:?}: expected random, depth:N, nodes:N, time:MS, level:1..5, level:adaptive, \
-                 level:N@DIR, exact:N, exact:N@DIR or hub:COMMAND ARGS"
+                 level:N@DIR, exact:N, exact:N@DIR, hub:COMMAND ARGS or dxp:HOST:PORT"
             )
         };
-        if s.starts_with("hub:") {
+        if s.starts_with("hub:") || s.starts_with("dxp:") {
             return EngineSpec::parse(s)
                 .map(PlayerSpec::Engine)
                 .map_err(|error| format!("{s:?} {error}"));
@@ -166,7 +169,8 @@ struct Player {
     /// Over every move of a `level:adaptive` player: the sum of |the opponent's expected score
     /// (1 - v) - target| and the moves.
     off_target: (f64, u32),
-    /// A `hub:` player's faults (each once an episode): the moves its brain played instead.
+    /// A `hub:` or `dxp:` player's faults (each once an episode): the moves its brain played
+    /// instead.
     faults: u32,
 }
 
@@ -193,6 +197,13 @@ impl Player {
                 Some(brain)
             }
             PlayerSpec::Engine(engine) => {
+                if let EngineSpec::Dxp { .. } = engine {
+                    anyhow::ensure!(
+                        args.variant == Variant::International,
+                        "{spec}: DXP plays international only, not {}",
+                        args.variant
+                    );
+                }
                 let mut settings = checkerbot_config::load(None)
                     .context("reading the settings from the environment")?;
                 settings.game.variant = args.variant;

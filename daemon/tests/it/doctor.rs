@@ -235,3 +235,40 @@ fn an_external_engine_is_greeted_and_one_that_does_not_start_is_named() {
     );
     assert!(named.contains("check play.engine"), "{named}");
 }
+
+#[test]
+fn a_dxp_engine_is_connected_to_and_one_where_nothing_listens_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = testkit::scratch_dir().join("doctor-dxp.log");
+    let listener = crate::dxp::listener(&log, &["--move-time-ms", "30"]);
+    let engine = format!(
+        "[game]\nvariant = \"international\"\n[play]\nlevel = 5\nengine = \"dxp:127.0.0.1:{}\"",
+        listener.port
+    );
+    let (_, report) = checkerbot(&["doctor"], &settings(dir.path(), &engine));
+    let connected = line(&report, "external engine");
+    assert!(connected.starts_with("ok "), "{report}");
+    assert!(
+        connected.contains(&format!(
+            "connects to 127.0.0.1:{} and accepts a game as \"checkerbot\"",
+            listener.port
+        )),
+        "{connected}"
+    );
+    assert!(connected.contains("at level 5; plays now"), "{connected}");
+
+    // The port of a listener that has gone: nothing listens there.
+    let port = listener.port;
+    drop(listener);
+    let (success, report) = checkerbot(&["doctor"], &settings(dir.path(), &engine));
+    assert!(!success);
+    let named = line(&report, "external engine");
+    assert!(named.starts_with("PROBLEM"), "{report}");
+    assert!(
+        named.contains(&format!(
+            "dxp:127.0.0.1:{port} could not be started (connecting to 127.0.0.1:{port}"
+        )),
+        "{named}"
+    );
+    assert!(named.contains("check play.engine"), "{named}");
+}
