@@ -750,7 +750,7 @@ mod tests {
         // A GUI's stray NUL must not glue two moves into one word that would be written back
         // as two (found by the hub_line fuzz target).
         assert_eq!(
-            parse("pos start moves=\"32-28\0\019-23\"").unwrap(),
+            parse("pos start moves=\"32-28\x00\x0019-23\"").unwrap(),
             Command::Pos {
                 position: None,
                 moves: vec!["32-28".to_owned(), "19-23".to_owned()],
