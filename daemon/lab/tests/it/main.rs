@@ -1,4 +1,5 @@
 //! The lab's integration tests in one binary.
 
 mod match_hub;
+mod search_command;
 mod training_data;
