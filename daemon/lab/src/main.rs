@@ -8,6 +8,7 @@ mod match_games;
 mod say;
 mod search;
 mod selfplay;
+mod tactics;
 mod training_record;
 
 use std::process::ExitCode;
@@ -26,6 +27,8 @@ struct Cli {
 enum LabCommand {
     /// Let the alpha-beta player choose a move and show its line.
     Search(search::Args),
+    /// Run the tactics suite at level 5's settings, or mine a new one from games.
+    Tactics(tactics::Args),
     /// Say what the robot says about a press, and write it to a WAV file with the speaker's
     /// own code (listening without a sound card; see scripts/listen).
     Say(say::Args),
@@ -49,6 +52,7 @@ fn main() -> ExitCode {
         .init();
     let result = match Cli::parse().command {
         LabCommand::Search(args) => search::run(&args),
+        LabCommand::Tactics(args) => tactics::run(&args),
         LabCommand::Match(args) => match_games::run(&args),
         LabCommand::Say(args) => say::run(&args),
         LabCommand::Datagen(args) => datagen::run(&args),

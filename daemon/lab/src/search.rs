@@ -92,7 +92,7 @@ fn play_moves(start: Position, moves: &[String]) -> anyhow::Result<(Position, Ve
 }
 
 /// Runs `f` with a stop flag that a timer raises after `time` (never, when `None`).
-fn with_deadline<T>(time: Option<Duration>, f: impl FnOnce(&AtomicBool) -> T) -> T {
+pub(crate) fn with_deadline<T>(time: Option<Duration>, f: impl FnOnce(&AtomicBool) -> T) -> T {
     let stop = AtomicBool::new(false);
     let Some(time) = time else { return f(&stop) };
     let (done, wait) = mpsc::channel::<()>();
