@@ -2,3 +2,4 @@
 
 mod alpha_beta;
 mod mcts;
+mod tactics;

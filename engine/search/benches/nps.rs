@@ -1,0 +1,51 @@
+//! Alpha-beta's speed on one core: nodes per second from the start position and three
+//! middle-game positions, each searched from a fresh searcher to a node budget.
+//!
+//! `cargo bench -p search --bench nps` prints each position's depth, nodes, time and speed, and
+//! the speed over all four. A plain harness: the figures are what matters.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+use rules::{Position, Variant, fen};
+use search::{Limits, Searcher};
+
+/// Nodes per position (about a second).
+const NODES: u64 = 5_000_000;
+
+/// Middle-game positions from the tactics suite's games (`tests/data/tactics-russian.txt`).
+const MIDDLE: [&str; 3] = [MIDDLE_1, MIDDLE_2, MIDDLE_3];
+const MIDDLE_1: &str = "W:Wa1,b4,c1,c3,d2,e1,h2,h4:Ba5,a7,b6,d6,d8,f2,f4,g5,h6,h8";
+const MIDDLE_2: &str = "B:Wb4,c1,e1,e3,f2,f4,g3,h4:Ba5,b8,c5,d6,f6,g7,h6,h8";
+const MIDDLE_3: &str = "B:Wa1,b4,c1,d2,e3,f2,f4,g1,g3:Ba5,b8,c5,d6,e5,f8,h8";
+
+fn main() {
+    let limits = Limits {
+        depth: 64,
+        nodes: NODES,
+    };
+    let mut all_nodes = 0u64;
+    let mut all_seconds = 0.0;
+    let mut positions = vec![("start".to_owned(), Position::new(Variant::Russian))];
+    for (i, text) in MIDDLE.iter().enumerate() {
+        let position = fen::parse(Variant::Russian, text).expect(text);
+        positions.push((format!("middle {}", i + 1), position));
+    }
+    for (name, position) in positions {
+        let started = Instant::now();
+        let result = Searcher::new(16).search(&position, &[], limits, &AtomicBool::new(false));
+        let seconds = started.elapsed().as_secs_f64();
+        all_nodes += result.nodes;
+        all_seconds += seconds;
+        println!(
+            "{name:<9} depth {:>2} nodes {:>8} in {seconds:.3} s: {:.2} M nodes/s",
+            result.depth,
+            result.nodes,
+            result.nodes as f64 / seconds / 1e6
+        );
+    }
+    println!(
+        "all       {all_nodes} nodes in {all_seconds:.3} s: {:.2} M nodes/s",
+        all_nodes as f64 / all_seconds / 1e6
+    );
+}
