@@ -55,7 +55,9 @@ pub use planner::{CaptureOrder, PlanError, RobotMove, plan_move, plan_move_with_
 pub use point::Point;
 pub use rack::{RackError, RackGrid, RackSection};
 pub use reserve::KingReserve;
-pub use reset::{Layout, ResetError, ResetOrder, ResetOutcome, ResetPlan, plan_reset};
+pub use reset::{
+    Carry, Layout, ResetError, ResetOrder, ResetOutcome, ResetPlan, plan_carries, plan_reset,
+};
 pub use slot::{Slot, StockChange};
 pub use square::BoardSquare;
 pub use stock::{Stock, StockError};

@@ -600,6 +600,48 @@ fn board_key(carry: &Carry) -> (u8, u8, u8) {
     }
 }
 
+/// The arm's plan for `carries` alone, in their order, from the park pose back to it: a batch
+/// of a reset (a prefix of [`ResetPlan::carries`]), carried out before the board is checked.
+/// Its [`Plan::stock_changes`] are the batch's. `None` when a carry's spot is not in the
+/// calibration.
+pub fn plan_carries(calibration: &Calibration, carries: &[Carry]) -> Option<Plan> {
+    let grip = |spot: Spot, kind: PieceKind| match spot {
+        Spot::Square(square) => calibration.grip(square, kind),
+        Spot::RackSlot(i) => calibration.rack_grip(i, kind),
+        Spot::KingSlot(i) => calibration.reserve_grip(i, kind),
+        Spot::Bin(i) => calibration.bins().get(i).copied(),
+    };
+    let mut steps = Vec::with_capacity(2 * carries.len() + 1);
+    let mut stock_changes = Vec::new();
+    for carry in carries {
+        steps.push(ArmStep::Pick {
+            spot: carry.from,
+            at: grip(carry.from, carry.piece.kind)?,
+        });
+        steps.push(ArmStep::Release {
+            spot: carry.to,
+            at: grip(carry.to, carry.piece.kind)?,
+        });
+        stock_changes.extend(carry.from.slot().map(StockChange::Take));
+        stock_changes.extend(
+            carry
+                .to
+                .slot()
+                .map(|slot| StockChange::Put(slot, carry.piece)),
+        );
+    }
+    steps.push(ArmStep::Park {
+        at: calibration.park(),
+    });
+    Some(Plan {
+        start: calibration.park(),
+        safe_z: calibration.safe_z(),
+        steps,
+        king_slot: None,
+        stock_changes,
+    })
+}
+
 impl ResetPlan {
     fn new(places: &Places<'_>, board: &Layout, stock: &Stock, carries: Vec<Carry>) -> ResetPlan {
         let calibration = places.calibration;

@@ -98,6 +98,8 @@ struct BoardState {
     necks: Recent<ServoCommand<NeckPose>>,
     scans_sent: usize,
     sessions_lost: usize,
+    /// The rack beside the board: whether each slot holds a piece (the sensors do not see it).
+    rack: Vec<bool>,
 }
 
 impl BoardState {
@@ -236,6 +238,7 @@ where
         necks: Recent::default(),
         scans_sent: 0,
         sessions_lost: 0,
+        rack: Vec::new(),
     }));
     let firmware = SimBoardFirmware {
         state: Arc::clone(&state),
@@ -290,6 +293,42 @@ impl SimBoardHandle {
     /// Puts a piece on `square`.
     pub fn place(&self, square: usize) -> Result<(), SquareOutOfRange> {
         lock(&self.state).occupancy.set(square, true)
+    }
+
+    /// Gives the board a rack of `slots` slots beside it (keeping what the slots it had hold).
+    pub fn set_rack_slots(&self, slots: usize) {
+        lock(&self.state).rack.resize(slots, false);
+    }
+
+    /// Whether each rack slot holds a piece, slot by slot.
+    pub fn rack(&self) -> Vec<bool> {
+        lock(&self.state).rack.clone()
+    }
+
+    /// Takes the piece out of rack slot `slot`; false when it holds none (or does not exist).
+    pub fn take_from_rack(&self, slot: usize) -> bool {
+        lock(&self.state)
+            .rack
+            .get_mut(slot)
+            .is_some_and(std::mem::take)
+    }
+
+    /// Puts a piece into rack slot `slot`; false when it already holds one (or does not
+    /// exist).
+    pub fn put_in_rack(&self, slot: usize) -> bool {
+        lock(&self.state)
+            .rack
+            .get_mut(slot)
+            .is_some_and(|held| !std::mem::replace(held, true))
+    }
+
+    /// Puts a piece into the first empty rack slot, as a person tidying up would; which slot,
+    /// or `None` when the rack is full or absent.
+    pub fn put_in_first_free_rack_slot(&self) -> Option<usize> {
+        let mut state = lock(&self.state);
+        let slot = state.rack.iter().position(|held| !held)?;
+        state.rack[slot] = true;
+        Some(slot)
     }
 
     /// Presses and releases `button` at once: two Button messages, sent reliably in order.

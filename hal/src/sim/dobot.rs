@@ -22,8 +22,10 @@
 //! A [`SimBoardLayout`] places the squares of a [`SimBoardHandle`] under the arm. Switching the
 //! suction on at a square's centre (within [`SimBoardLayout::tolerance`], at board height within
 //! [`SimBoardLayout::z_tolerance`]) lifts the piece there; switching it off over a square puts
-//! the held piece there, over the trophy bin drops it in the bin, over the reserve returns it.
-//! Sucking in the reserve takes a new piece (a spare king). A piece let go anywhere else is lost
+//! the held piece there, over the trophy bin drops it in the bin, over the reserve returns it,
+//! over an empty slot of the rack ([`SimRack`]) puts it in that slot (kept by the board,
+//! [`SimBoardHandle::rack`]). Sucking in the reserve takes a new piece (a spare king), at a
+//! full rack slot takes its piece. A piece let go anywhere else is lost
 //! on the table, and a piece put on an occupied square is a collision; both are counted, so a
 //! test can assert that neither happened.
 //!
@@ -84,6 +86,48 @@ pub struct SimBoardLayout {
     pub reserve: Pose,
     /// Radius of the reserve, mm.
     pub reserve_radius: f32,
+    /// The rack of slots beside the board, if it has one.
+    pub rack: Option<SimRack>,
+}
+
+/// A rack beside the simulated board: a grid of slots, each holding one piece.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SimRack {
+    /// Rows of slots.
+    pub rows: usize,
+    /// Slots in a row.
+    pub columns: usize,
+    /// The tool pose touching a man in slot 0 (row 1, column 1); its z is the rack's height.
+    pub first: Pose,
+    /// From one slot to the next in a row (x, y), mm.
+    pub along_row: (f32, f32),
+    /// From one row to the next (x, y), mm.
+    pub between_rows: (f32, f32),
+}
+
+impl SimRack {
+    /// Slots in the rack.
+    pub const fn len(&self) -> usize {
+        self.rows * self.columns
+    }
+
+    /// Whether the rack has no slot.
+    pub const fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The tool pose touching a man in `slot` (row by row from 0).
+    pub fn slot_pose(&self, slot: usize) -> Option<Pose> {
+        if slot >= self.len() {
+            return None;
+        }
+        let (row, col) = ((slot / self.columns) as f32, (slot % self.columns) as f32);
+        Some(Pose {
+            x: self.first.x + col * self.along_row.0 + row * self.between_rows.0,
+            y: self.first.y + col * self.along_row.1 + row * self.between_rows.1,
+            ..self.first
+        })
+    }
 }
 
 impl SimBoardLayout {
@@ -111,7 +155,28 @@ impl SimBoardLayout {
                 ..a1
             },
             reserve_radius: pitch,
+            rack: None,
         }
+    }
+
+    /// The same board with `rack` beside it, and the trophy bin moved to `bin` (out of the
+    /// rack's way).
+    #[must_use]
+    pub fn with_rack(self, rack: SimRack, bin: Pose) -> SimBoardLayout {
+        SimBoardLayout {
+            rack: Some(rack),
+            bin,
+            ..self
+        }
+    }
+
+    /// The rack slot whose centre is within [`SimBoardLayout::tolerance`] of `pose` in x and y.
+    pub fn rack_slot_under(&self, pose: Pose) -> Option<usize> {
+        let rack = self.rack?;
+        (0..rack.len()).find(|&slot| {
+            rack.slot_pose(slot)
+                .is_some_and(|centre| within(pose, centre, self.tolerance))
+        })
     }
 
     /// The tool pose that touches the piece on `square`, if the board has that square.
@@ -490,7 +555,26 @@ impl ArmState {
             self.reserve -= 1;
             self.holding = true;
             self.stats.picks += 1;
+        } else if let Some(slot) = self.layout.rack_slot_under(pose)
+            && self.rack_low(pose)
+            && self.board.rack().get(slot) == Some(&true)
+        {
+            if self.chance(self.config.faults.failed_pick) {
+                self.stats.failed_picks += 1;
+                return;
+            }
+            if self.board.take_from_rack(slot) {
+                self.holding = true;
+                self.stats.picks += 1;
+            }
         }
+    }
+
+    /// Whether the tool is low enough at the rack to grip a piece standing in a slot.
+    fn rack_low(&self, pose: Pose) -> bool {
+        self.layout
+            .rack
+            .is_some_and(|rack| (pose.z - rack.first.z).abs() <= self.layout.z_tolerance)
     }
 
     fn let_go(&mut self) {
@@ -503,6 +587,16 @@ impl ArmState {
                 self.stats.collisions += 1;
             } else if self.board.place(square).is_err() {
                 self.stats.pieces_lost += 1;
+            }
+        } else if let Some(slot) = self.layout.rack_slot_under(pose)
+            && self
+                .layout
+                .rack
+                .is_some_and(|rack| pose.z - rack.first.z <= self.layout.drop_height)
+        {
+            if !self.board.put_in_rack(slot) {
+                // The slot holds a piece already: the one let go falls off it.
+                self.stats.collisions += 1;
             }
         } else if self.layout.over_bin(pose) {
             self.trophies += 1;
@@ -653,6 +747,11 @@ impl VirtualDobot {
         config: VirtualDobotConfig,
     ) -> VirtualDobot {
         let defaults = crate::dobot::DobotConfig::default();
+        if let Some(rack) = layout.rack
+            && board.rack().len() < rack.len()
+        {
+            board.set_rack_slots(rack.len());
+        }
         let state = ArmState {
             board,
             layout,

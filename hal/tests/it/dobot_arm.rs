@@ -8,7 +8,7 @@ use std::time::Duration;
 use hal::device::{Arm, Motion, Pose};
 use hal::dobot::{DobotArm, DobotConfig, DobotError};
 use hal::sim::board::SimBoardHandle;
-use hal::sim::dobot::{DobotFaults, MOTION_ALARM, VirtualDobot, VirtualDobotConfig};
+use hal::sim::dobot::{DobotFaults, MOTION_ALARM, SimRack, VirtualDobot, VirtualDobotConfig};
 use hal::sim::faulty_io::{ByteFaults, FaultCount, FaultyIo};
 use hal::{Error as _, ErrorKind};
 use tokio::io::{AsyncRead, AsyncWrite, DuplexStream, duplex};
@@ -78,6 +78,52 @@ async fn a_whole_pick_and_place_moves_the_pieces() {
         took > Duration::from_secs(4) && took < Duration::from_secs(30),
         "{took:?}"
     );
+}
+
+#[tokio::test(start_paused = true)]
+async fn pieces_go_into_the_rack_and_come_back_out_of_it() {
+    let board = board(&[C3, E5]);
+    // Two rows of three slots left of the board, 30 mm apart; the bin out of their way.
+    let rack = SimRack {
+        rows: 2,
+        columns: 3,
+        first: Pose {
+            x: 180.0,
+            y: 130.0,
+            z: -40.0,
+            r: 0.0,
+        },
+        along_row: (30.0, 0.0),
+        between_rows: (0.0, 30.0),
+    };
+    let bin = Pose {
+        x: 150.0,
+        y: -150.0,
+        z: -40.0,
+        r: 0.0,
+    };
+    let layout = layout().with_rack(rack, bin);
+    let dobot = VirtualDobot::new(board.clone(), layout, VirtualDobotConfig::default());
+    assert_eq!(board.rack(), [false; 6], "the board gets the rack's slots");
+    let (io, _server) = plug(&dobot);
+    let mut arm = connect(io).await;
+    let slot = |i: usize| rack.slot_pose(i).unwrap();
+
+    // The piece on e5 goes into slot 5, c3's into slot 5 too (a collision: it falls off).
+    carry(&mut arm, square(E5), slot(4)).await.unwrap();
+    carry(&mut arm, square(C3), slot(4)).await.unwrap();
+    arm.wait_until_idle().await.unwrap();
+    assert_eq!(board.rack(), [false, false, false, false, true, false]);
+    assert_eq!(occupied(&board), Vec::<usize>::new());
+    assert_eq!(dobot.stats().collisions, 1);
+
+    // Back out of slot 5 onto d4; an empty slot gives nothing.
+    carry(&mut arm, slot(4), square(D4)).await.unwrap();
+    carry(&mut arm, slot(0), square(E5)).await.unwrap();
+    arm.wait_until_idle().await.unwrap();
+    assert_eq!(board.rack(), [false; 6]);
+    assert_eq!(occupied(&board), [D4]);
+    assert_eq!(dobot.trophies(), 0);
 }
 
 #[tokio::test(start_paused = true)]
