@@ -59,11 +59,13 @@ pub enum Category {
     Idle,
     /// The visitor seems to have left after a game.
     Goodbye,
+    /// After a game the robot puts the pieces back for the next one (`game.reset_board`).
+    TidyUp,
 }
 
 impl Category {
     /// Every category, in the order the docs list them.
-    pub const ALL: [Category; 22] = [
+    pub const ALL: [Category; 23] = [
         Category::GameStart,
         Category::Thinking,
         Category::GoodMoveSelf,
@@ -86,6 +88,7 @@ impl Category {
         Category::Draw,
         Category::Idle,
         Category::Goodbye,
+        Category::TidyUp,
     ];
 
     /// Whether a line of this category is said every time, ignoring chance, cooldowns and the
@@ -106,6 +109,7 @@ impl Category {
                 | Category::Win
                 | Category::Loss
                 | Category::Draw
+                | Category::TidyUp
         )
     }
 
@@ -134,6 +138,7 @@ impl Category {
             Category::Draw => "draw",
             Category::Idle => "idle",
             Category::Goodbye => "goodbye",
+            Category::TidyUp => "tidy_up",
         }
     }
 

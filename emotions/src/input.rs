@@ -45,6 +45,8 @@ pub enum Input {
     BoardMismatch,
     /// The game ended.
     GameOver(RobotResult),
+    /// After the game the arm starts putting the pieces back for the next one.
+    TidyingUp,
 }
 
 /// What the robot's search says about the position after the visitor's move.

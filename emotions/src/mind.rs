@@ -207,6 +207,10 @@ impl Mind {
             Input::TakeBackOffered => self.say(Category::TakeBack, 1.0, None, now),
             Input::Praise => self.say(Category::Praise, 1.0, None, now),
             Input::GameOver(outcome) => self.game_over(outcome, now),
+            Input::TidyingUp => {
+                self.last_seen = now;
+                self.say(Category::TidyUp, 1.0, None, now)
+            }
         }
     }
 

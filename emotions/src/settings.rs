@@ -318,7 +318,8 @@ impl Cooldowns {
             | Category::FixBoard
             | Category::Win
             | Category::Loss
-            | Category::Draw => Millis::ZERO,
+            | Category::Draw
+            | Category::TidyUp => Millis::ZERO,
         }
     }
 }

@@ -54,7 +54,8 @@ fn no_line_repeats_within_the_window() {
     for language in Language::ALL {
         // One category over and over: every category has at least three phrasings, so a
         // window of two can always be kept.
-        for category in Category::ALL {
+        // (Not `tidy_up`: one sentence, said every time the robot sets the board up.)
+        for category in Category::ALL.into_iter().filter(|&c| c != Category::TidyUp) {
             let request = LineRequest {
                 category,
                 attitude: Attitude::Rival,

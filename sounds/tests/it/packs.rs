@@ -35,6 +35,16 @@ fn explained_by_category(mistake: Mistake) -> bool {
 const ATTITUDES: [Attitude; 2] = [Attitude::Friendly, Attitude::Rival];
 const AT_LEAST: usize = 3;
 
+/// The phrasings a category needs: `tidy_up` has one sentence the operator hears every
+/// time the robot sets the board up, the same for both attitudes.
+fn at_least(category: Category) -> usize {
+    if category == Category::TidyUp {
+        1
+    } else {
+        AT_LEAST
+    }
+}
+
 fn library() -> Library {
     Library::bundled().expect("the bundled packs load")
 }
@@ -54,7 +64,7 @@ fn every_category_has_lines_in_every_language_and_attitude() {
         for category in Category::ALL {
             for attitude in ATTITUDES {
                 let own = library.matching(language, category, attitude, None).count();
-                if own < AT_LEAST {
+                if own < at_least(category) {
                     gaps.push(format!("{language} {category} {attitude}: {own} lines"));
                 }
                 let request = LineRequest {
