@@ -45,6 +45,9 @@ pub struct GameSettings {
     pub variant: Variant,
     /// The robot's side.
     pub robot: RobotSide,
+    /// After a game, the robot puts the pieces back to the next game's start itself (with a
+    /// calibrated rack); otherwise the visitor or the operator does.
+    pub reset_board: bool,
 }
 
 impl Default for GameSettings {
@@ -52,6 +55,7 @@ impl Default for GameSettings {
         GameSettings {
             variant: Variant::Russian,
             robot: RobotSide::Alternate,
+            reset_board: false,
         }
     }
 }

@@ -24,6 +24,7 @@ mod operator;
 mod operator_tests;
 mod play_level;
 mod record;
+mod reset;
 mod snapshot;
 mod take_back;
 #[cfg(test)]
@@ -33,7 +34,9 @@ mod tests;
 
 pub use coach::{AdviceKind, CoachSettings, CoachSettingsError};
 pub use lights::{BoardLighting, LightColour, LightMode, SquareLight};
-pub use log_event::{Device, LitSquare, LogEvent, MistakeReason, OperatorAction};
+pub use log_event::{
+    Device, LitSquare, LogEvent, MistakeReason, OperatorAction, ResetResult, SetUpBy,
+};
 pub use operator::Refused;
 pub use play_level::{PlayLevel, PlayLevelError};
 pub use record::GameRecord;
@@ -167,6 +170,8 @@ pub enum Action {
 enum State {
     /// No game: waiting until the board shows the starting position.
     WaitingForSetup,
+    /// No game: the arm sets the board up for the next one (see `reset.rs`).
+    ResettingBoard,
     /// The visitor is to move.
     VisitorTurn,
     /// The search runs.
@@ -376,9 +381,10 @@ impl Host {
             }
             State::Rearranging { target } => Waiting::BoardFix(target),
             State::OfferingTakeBack(ref offer) => Waiting::TakeBack(offer.board_before()),
-            State::RobotThinking | State::RobotMoving { .. } | State::Resuming { .. } => {
-                Waiting::Robot
-            }
+            State::RobotThinking
+            | State::RobotMoving { .. }
+            | State::Resuming { .. }
+            | State::ResettingBoard => Waiting::Robot,
         }
     }
 
@@ -710,7 +716,7 @@ impl Host {
     /// set up. Late search or arm results for the old game are ignored.
     pub fn abandon(&mut self, reason: &str, now: Millis) -> Vec<Action> {
         let mut out = Vec::new();
-        if self.state == State::WaitingForSetup {
+        if matches!(self.state, State::WaitingForSetup | State::ResettingBoard) {
             return out;
         }
         self.end_game("*", reason, emotions::RobotResult::Draw, now, &mut out);
@@ -774,7 +780,7 @@ impl Host {
     /// The game in progress, for the journal; `None` between games.
     pub fn snapshot(&self) -> Option<Snapshot> {
         let arm_pending = match self.state {
-            State::WaitingForSetup => return None,
+            State::WaitingForSetup | State::ResettingBoard => return None,
             State::VisitorTurn
             | State::RobotThinking
             | State::Rearranging { .. }

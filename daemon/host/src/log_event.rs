@@ -34,6 +34,39 @@ impl Device {
     }
 }
 
+/// How a reset of the board ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResetResult {
+    /// The board shows the target.
+    Done,
+    /// The rack and the reserve lacked pieces for some squares.
+    Short,
+    /// The reset stopped: the arm failed, no plan was possible, or the board kept changing.
+    Failed,
+}
+
+impl ResetResult {
+    /// The name used in the event log.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ResetResult::Done => "done",
+            ResetResult::Short => "short",
+            ResetResult::Failed => "failed",
+        }
+    }
+}
+
+/// Who finished setting up a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SetUpBy {
+    /// The arm.
+    Robot,
+    /// The visitor or the operator, by hand.
+    Visitor,
+}
+
 /// One entry of the event log; the writer adds `t`, milliseconds since start.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -110,6 +143,31 @@ pub enum LogEvent {
         /// In `[0, 1]`.
         intensity: f32,
     },
+    /// The robot finished setting the board up after a game (`game.reset_board`), or gave up.
+    BoardReset {
+        /// `done` (the board shows the next game's start), `short` (the rack and the reserve
+        /// lacked pieces: `squares` still need one) or `failed` (`reason` says why; the visitor
+        /// or the operator finishes it).
+        result: ResetResult,
+        /// Pieces the arm carried.
+        pieces_moved: u32,
+        /// From the start of the reset to the last check of the board, ms.
+        duration_ms: u64,
+        /// The squares still to fill (`short`, `failed`); empty when done.
+        squares: Vec<String>,
+        /// Why it failed; empty otherwise.
+        reason: String,
+        /// Times it planned again after the board disagreed with the plan (a failed pick, a
+        /// piece moved by a visitor).
+        replans: u32,
+    },
+    /// The board shows the position the robot set out to set up (the next game's start).
+    PositionSetUp {
+        /// The position, as FEN.
+        fen: String,
+        /// `robot` when the arm finished it, `visitor` when people filled the last squares.
+        by: SetUpBy,
+    },
     /// The coach rated the visitor's last move (before the robot's reply to it is made).
     Advice {
         /// `inaccuracy`, `mistake` or `blunder`.
@@ -169,6 +227,8 @@ pub enum LogEvent {
         announce_moves: AnnounceMoves,
         /// The `[coach]` section.
         coach: CoachSettings,
+        /// `game.reset_board`: the robot sets the board up after a game.
+        reset_board: bool,
     },
     /// The operator acted from the operator page (the events it causes follow).
     Operator {
@@ -324,8 +384,10 @@ mod tests {
                 hints_per_game: 1,
                 ..CoachSettings::default()
             },
+            reset_board: true,
         };
         assert_eq!(json(&reloaded)["attitude"], "rival");
+        assert_eq!(json(&reloaded)["reset_board"], true);
         assert_eq!(json(&reloaded)["coach"]["hints_per_game"], 1);
         assert_eq!(json(&reloaded)["coach"]["take_backs"], true);
         assert_eq!(json(&reloaded)["announce_moves"], "never");

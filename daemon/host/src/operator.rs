@@ -66,7 +66,7 @@ impl Host {
     }
 
     fn ensure_game(&self) -> Result<(), Refused> {
-        if self.state == State::WaitingForSetup {
+        if matches!(self.state, State::WaitingForSetup | State::ResettingBoard) {
             return refused("no game is in progress: the next one starts when the board is set up");
         }
         Ok(())

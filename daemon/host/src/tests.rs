@@ -452,3 +452,50 @@ fn the_robot_says_its_move_as_the_settings_ask() {
     let never = with(Attitude::Friendly, AnnounceMoves::Never);
     assert_eq!(said_after_the_robots_move(never), None);
 }
+
+#[test]
+fn a_reset_runs_between_games_only_then_starts_the_game_or_asks_for_the_squares_left() {
+    let start = Position::new(Variant::Russian).occupied();
+    let mut host = host();
+    // Between games the arm may set the board up: nobody is asked to act, and it is said.
+    let began = host.begin_reset(Millis(0));
+    assert!(host.is_resetting());
+    assert_eq!(host.waiting_for(), Waiting::Robot);
+    assert!(began.iter().any(|action| matches!(
+        action,
+        Action::Say { request, .. } if request.category == emotions::Category::TidyUp
+    )));
+    // Scans while it works start nothing.
+    assert!(logs(&host.handle(Event::Scan(start), Millis(100))).is_empty());
+    // Two squares short: they are asked for, and filling them starts the game.
+    let c1 = notation::parse_square(Variant::Russian, "c1").unwrap();
+    let h8 = notation::parse_square(Variant::Russian, "h8").unwrap();
+    let short = start - Bitboard::from_square(c1) - Bitboard::from_square(h8);
+    let asked = host.end_reset(short, Millis(200));
+    assert_eq!(host.waiting_for(), Waiting::Setup);
+    assert!(
+        logs(&asked).iter().any(|event| matches!(
+            event,
+            LogEvent::BoardMismatch { missing, .. } if missing == &["c1", "h8"]
+        )),
+        "{asked:?}"
+    );
+    let started = host.handle(Event::Scan(start), Millis(300));
+    assert!(
+        logs(&started)
+            .iter()
+            .any(|event| matches!(event, LogEvent::GameStarted { .. }))
+    );
+    // During a game there is no reset.
+    assert!(host.begin_reset(Millis(400)).is_empty());
+    assert!(!host.is_resetting());
+    // A board the arm finished starts the next game at once.
+    host.abandon("the test ends", Millis(500));
+    host.begin_reset(Millis(600));
+    let done = host.end_reset(start, Millis(700));
+    assert!(
+        logs(&done)
+            .iter()
+            .any(|event| matches!(event, LogEvent::GameStarted { game: 2, .. }))
+    );
+}

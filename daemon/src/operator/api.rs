@@ -336,6 +336,7 @@ struct Settings {
     coach_enabled: Option<bool>,
     hints_per_game: Option<u32>,
     take_backs: Option<bool>,
+    reset_board: Option<bool>,
     #[serde(default)]
     save: bool,
 }
@@ -365,6 +366,7 @@ async fn settings(
         coach_enabled: request.coach_enabled,
         hints_per_game: request.hints_per_game,
         take_backs: request.take_backs,
+        reset_board: request.reset_board,
     };
     // Values out of range are the request's fault, whatever the robot runs with now.
     let problems = adjustment

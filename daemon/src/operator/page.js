@@ -173,6 +173,7 @@ function render(state) {
     form.coach_enabled.checked = state.settings.coach_enabled;
     form.hints_per_game.value = String(state.settings.hints_per_game);
     form.take_backs.checked = state.settings.take_backs;
+    form.reset_board.checked = state.settings.reset_board;
     $("volume-out").textContent = `${Math.round(state.settings.volume * 100)}%`;
   }
 }
@@ -211,7 +212,7 @@ $("settings-form").addEventListener("submit", (event) => {
     attitude: form.attitude.value, language: form.language.value,
     volume: Number(form.volume.value), announce_moves: form.announce_moves.value,
     coach_enabled: form.coach_enabled.checked, hints_per_game: Number(form.hints_per_game.value),
-    take_backs: form.take_backs.checked,
+    take_backs: form.take_backs.checked, reset_board: form.reset_board.checked,
     save: form.save.checked,
   });
   form.querySelector("button").focus();

@@ -176,7 +176,8 @@ pub struct Said {
 pub struct Problem {
     /// ms since start.
     pub t: u64,
-    /// `mistake`, `mismatch` or `fault`.
+    /// `mistake`, `mismatch`, `fault`, `reset` (the robot set the board up, or stopped) or
+    /// `set_up` (the next game's start stands on the board).
     pub kind: &'static str,
     /// What happened.
     pub text: String,
@@ -260,6 +261,8 @@ pub struct SettingsView {
     pub hints_per_game: u32,
     /// `coach.take_backs`.
     pub take_backs: bool,
+    /// `game.reset_board`.
+    pub reset_board: bool,
 }
 
 impl SettingsView {
@@ -274,6 +277,7 @@ impl SettingsView {
             coach_enabled: settings.coach.enabled,
             hints_per_game: settings.coach.hints_per_game,
             take_backs: settings.coach.take_backs,
+            reset_board: settings.game.reset_board,
         }
     }
 }
@@ -452,6 +456,9 @@ impl PageStateTracker {
             // taken back.
             LogEvent::Advice { kind, mv, text, .. } => self.advice(t, *kind, mv, text),
             LogEvent::VisitorMove { .. } => self.state.devices.board = DeviceState::ok(),
+            LogEvent::BoardReset { .. } | LogEvent::PositionSetUp { .. } => {
+                self.record_reset(t, event);
+            }
             LogEvent::VisitorMistake { message, .. } => self.problem(t, "mistake", message),
             LogEvent::BoardMismatch { missing, extra } => {
                 self.problem(t, "mismatch", &mismatch_text(missing, extra));
@@ -482,6 +489,7 @@ impl PageStateTracker {
                 volume,
                 announce_moves,
                 coach,
+                reset_board,
             } => {
                 self.state.settings = SettingsView {
                     level: *level,
@@ -492,6 +500,7 @@ impl PageStateTracker {
                     coach_enabled: coach.enabled,
                     hints_per_game: coach.hints_per_game,
                     take_backs: coach.take_backs,
+                    reset_board: *reset_board,
                 };
             }
             LogEvent::GameOver { result, reason, .. } => {
@@ -523,6 +532,48 @@ impl PageStateTracker {
             host::AdviceKind::Praise => format!("Praised {mv}: {text}"),
         };
         self.problem(t, "advice", &said);
+    }
+
+    /// A reset of the board after a game, or the next game's start set up, in the list.
+    fn record_reset(&mut self, t: u64, event: &LogEvent) {
+        match event {
+            LogEvent::BoardReset {
+                result,
+                pieces_moved,
+                duration_ms,
+                squares,
+                reason,
+                ..
+            } => {
+                let seconds = *duration_ms as f64 / 1000.0;
+                let text = match result {
+                    host::ResetResult::Done => {
+                        format!("board set up: {pieces_moved} pieces moved in {seconds:.0} s")
+                    }
+                    host::ResetResult::Short => format!(
+                        "board set up short of pieces ({pieces_moved} moved): fill {}",
+                        squares.join(", ")
+                    ),
+                    host::ResetResult::Failed => format!(
+                        "setting the board up stopped ({reason}); fill {}",
+                        squares.join(", ")
+                    ),
+                };
+                self.problem(t, "reset", &text);
+            }
+            LogEvent::PositionSetUp { by, .. } => {
+                let who = match by {
+                    host::SetUpBy::Robot => "the robot",
+                    host::SetUpBy::Visitor => "hand",
+                };
+                self.problem(
+                    t,
+                    "set_up",
+                    &format!("the next game's start set up by {who}"),
+                );
+            }
+            _ => {}
+        }
     }
 
     fn problem(&mut self, t: u64, kind: &'static str, text: &str) {

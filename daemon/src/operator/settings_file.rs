@@ -12,8 +12,8 @@ use checkerbot_config::PlayLevel;
 use crate::state::write_atomically;
 
 /// Sets `play.level`, `emotions.attitude`, `emotions.announce_moves`, `sounds.language`,
-/// `sounds.volume`, `coach.enabled`, `coach.hints_per_game` and `coach.take_backs` in the file
-/// at `path` to those of `settings`.
+/// `sounds.volume`, `coach.enabled`, `coach.hints_per_game`, `coach.take_backs` and
+/// `game.reset_board` in the file at `path` to those of `settings`.
 pub fn write_back(path: &Path, settings: &checkerbot_config::Settings) -> anyhow::Result<()> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
@@ -55,6 +55,12 @@ fn edit(text: &str, settings: &checkerbot_config::Settings) -> anyhow::Result<St
     )?;
     set(&mut doc, "sounds", "volume", value(volume))?;
     set(&mut doc, "coach", "enabled", value(settings.coach.enabled))?;
+    set(
+        &mut doc,
+        "game",
+        "reset_board",
+        value(settings.game.reset_board),
+    )?;
     set(
         &mut doc,
         "coach",
@@ -106,6 +112,7 @@ mod tests {
         settings.emotions.announce_moves = emotions::AnnounceMoves::Always;
         settings.coach.hints_per_game = 1;
         settings.coach.take_backs = false;
+        settings.game.reset_board = true;
         let edited = edit(text, &settings).unwrap();
         assert!(edited.starts_with("# my robot\n[play]\n# gentle for the kids\nlevel = 4 # keep low\nmove_time_ms = 900\n"), "{edited}");
         assert!(edited.contains("baud = 57600"), "{edited}");
@@ -125,6 +132,7 @@ mod tests {
             emotions::AnnounceMoves::Always
         );
         assert_eq!(loaded.play.move_time_ms, 900);
+        assert!(loaded.game.reset_board);
         assert_eq!(loaded.devices.baud, 57_600);
         assert!((loaded.sounds.volume - 0.7).abs() < 1e-6);
     }

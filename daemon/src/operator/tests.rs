@@ -226,7 +226,7 @@ async fn each_control_action_reaches_the_robot_as_its_command() {
             "/api/settings",
             r#"{"level": 2, "attitude": "rival", "language": "uk", "volume": 0.5,
                 "announce_moves": "always", "coach_enabled": false, "hints_per_game": 5,
-                "take_backs": false}"#,
+                "take_backs": false, "reset_board": true}"#,
             OperatorCommand::Adjust(Adjustment {
                 level: Some(checkerbot_config::PlayLevel::Fixed(2)),
                 attitude: Some(emotions::Attitude::Rival),
@@ -236,6 +236,7 @@ async fn each_control_action_reaches_the_robot_as_its_command() {
                 coach_enabled: Some(false),
                 hints_per_game: Some(5),
                 take_backs: Some(false),
+                reset_board: Some(true),
             }),
         ),
     ];

@@ -9,6 +9,7 @@
 //! and presses are served while the robot thinks or moves. Its clock is tokio's, so a simulation with a paused clock runs a
 //! whole game in virtual time and replays exactly.
 
+pub mod arm_squares;
 mod backoff;
 pub mod face_output;
 pub mod lights_output;
@@ -17,6 +18,8 @@ pub mod occupancy_map;
 mod operate;
 mod piece_mover;
 pub mod planned_arm;
+mod reset;
+mod reset_loop;
 mod startup;
 mod thinking;
 
@@ -90,6 +93,8 @@ pub struct LoopConfig {
     /// Tags written into every archived game besides the players, date and result (the level
     /// and attitude it was played at).
     pub archive_tags: Vec<(String, String)>,
+    /// After a game the arm sets the board up for the next (`game.reset_board`).
+    pub reset_board: bool,
 }
 
 impl LoopConfig {
@@ -120,6 +125,7 @@ impl LoopConfig {
                     settings.emotions.attitude.as_str().to_owned(),
                 ),
             ],
+            reset_board: settings.game.reset_board,
         }
     }
 }
@@ -212,6 +218,17 @@ pub struct Robot<B, M> {
     /// A new visitor sat down: the brain forgets what it learnt of the last one before its
     /// next search.
     new_visitor: bool,
+    /// The board as the arm left it after the robot's move, while the visitor puts it right:
+    /// what the visitor takes off goes into the rack.
+    fix_from: Option<rules::Bitboard>,
+    /// A game ended and the settings want the board set up: the reset starts when the arm is
+    /// free.
+    reset_wanted: bool,
+    /// The arm setting the board up.
+    reset: Option<reset::ResetRun>,
+    /// A reset ended short of this position (FEN): people fill the rest, and the next game's
+    /// start says so with a `position_set_up`.
+    awaiting_fill: Option<String>,
 }
 
 /// A game that begins this long after the last one ended is taken to be a new visitor's: the
@@ -335,6 +352,10 @@ where
             resume_actions: actions,
             last_game_ended: None,
             new_visitor: false,
+            fix_from: None,
+            reset_wanted: false,
+            reset: None,
+            awaiting_fill: None,
         }
     }
 
@@ -395,6 +416,7 @@ where
             volume: settings.sounds.volume,
             announce_moves: settings.emotions.announce_moves,
             coach: settings.coach,
+            reset_board: settings.game.reset_board,
         })
     }
 
@@ -434,10 +456,13 @@ where
         self.dispatch(resumed, &mut workers).await?;
         self.publish()?;
         loop {
+            // A reset after the last game is seen to its end.
             if self
                 .config
                 .games
                 .is_some_and(|games| self.records.games_done >= games)
+                && self.reset.is_none()
+                && !(self.reset_wanted && workers.moving.is_none() && self.mover.is_some())
             {
                 break;
             }
@@ -456,7 +481,8 @@ where
             // The board is read on its own for setup and for a take-back on offer (the pieces
             // put back are the answer), and for lights that follow the board.
             let poll = matches!(waiting, Waiting::Setup | Waiting::TakeBack(_))
-                || (self.board.device.has_lights() && self.host.wants_board_scans());
+                || (self.board.device.has_lights() && self.host.wants_board_scans())
+                || self.reset_settling();
             let wake: LoopEvent<M, B::Error> = tokio::select! {
                 biased;
                 _ = shutdown.recv() => LoopEvent::Shutdown,
@@ -521,24 +547,7 @@ where
                     Purpose::Hint => reply.map(Event::HintDone),
                 }
             }
-            LoopEvent::ArmFinished(done) => {
-                workers.moving = None;
-                let (mut mover, result) = done.context("the arm task failed")?;
-                // The arm's link came back during this move, before the move's own outcome.
-                if let Some(attempts) = mover.take_reconnection() {
-                    self.log(&LogEvent::Reconnected {
-                        device: Device::Arm,
-                        attempts,
-                    })?;
-                }
-                self.mover = Some(mover);
-                if let Err(err) = result {
-                    self.fault(Device::Arm, &err.to_string())?;
-                }
-                let scan = self.scan().await?;
-                self.board.scan_after_arm = scan.is_none() && self.board.lost;
-                scan.map(Event::ArmDone)
-            }
+            LoopEvent::ArmFinished(done) => self.arm_finished(done, workers).await?,
             LoopEvent::Press(Ok(ButtonPress {
                 button: ButtonId::CONFIRM,
                 kind,
@@ -571,6 +580,10 @@ where
                 self.operate(request, workers).await?;
                 None
             }
+            LoopEvent::BoardPoll if self.reset_settling() => {
+                self.reset_poll(workers).await?;
+                None
+            }
             LoopEvent::BoardPoll => self.scan().await?.map(Event::Scan),
             LoopEvent::Tick => {
                 if let Some(alive) = &mut self.alive {
@@ -579,6 +592,41 @@ where
                 Some(Event::Tick)
             }
         })
+    }
+
+    /// The arm task finished: a batch of a reset, or the robot's move, whose board is read
+    /// for the host.
+    async fn arm_finished(
+        &mut self,
+        done: Result<ArmDone<M>, JoinError>,
+        workers: &mut Workers<M>,
+    ) -> anyhow::Result<Option<Event>> {
+        workers.moving = None;
+        let (mut mover, result) = done.context("the arm task failed")?;
+        // The arm's link came back during this move, before the move's own outcome.
+        if let Some(attempts) = mover.take_reconnection() {
+            self.log(&LogEvent::Reconnected {
+                device: Device::Arm,
+                attempts,
+            })?;
+        }
+        self.mover = Some(mover);
+        if self.reset.is_some() {
+            self.batch_done(result.map_err(|err| err.to_string()), workers)
+                .await?;
+            return Ok(None);
+        }
+        if let Err(err) = result {
+            self.fault(Device::Arm, &err.to_string())?;
+        }
+        let scan = self.scan().await?;
+        self.board.scan_after_arm = scan.is_none() && self.board.lost;
+        if let (Some(scan), Some(mover)) = (scan, &mut self.mover) {
+            let geometry = self.host.game().position().variant().geometry();
+            mover.confirm(&arm_squares::occupied(geometry, scan));
+        }
+        self.fix_from = scan;
+        Ok(scan.map(Event::ArmDone))
     }
 
     /// Gives `event` to the host and carries out its answer.
@@ -594,13 +642,28 @@ where
         };
         let waiting = self.host.waiting_for();
         let now = self.now();
+        let plies = self.host.game().moves().len();
+        let pressed = match event {
+            Event::Button(scan) | Event::LongPress(scan) => Some(scan),
+            _ => None,
+        };
+        let arm_done = matches!(event, Event::ArmDone(_));
         let mut actions = self.host.handle(event, now);
+        if let Some(scan) = pressed {
+            self.track_hands(waiting, plies, scan);
+        }
+        if arm_done && !matches!(self.host.waiting_for(), Waiting::BoardFix(_)) {
+            self.fix_from = None;
+        }
         if self.host.waiting_for() == Waiting::VisitorMove
             && self.host.game().moves().len() >= self.config.max_plies
         {
             actions.extend(self.host.abandon("ply limit", now));
         }
         self.dispatch(actions, workers).await?;
+        // Before the people see that the game ended: they are not asked to set up a board the
+        // arm sets up.
+        self.maybe_start_reset(workers).await?;
         if quiet && self.host.waiting_for() == waiting {
             // What a tick or a read changed (a fault counted while the robot only waited) is
             // saved now, not at the next move.
@@ -609,6 +672,43 @@ where
             self.publish()?;
         }
         Ok(())
+    }
+
+    /// Tells the arm what the visitor's hands did that it must know of, after a press the host
+    /// took (`waiting` is what it waited for, `plies` the game's length then): the pieces a
+    /// move captured (and a man crowned) went into the rack, and so did the pieces taken off
+    /// the board while putting the robot's move right.
+    fn track_hands(&mut self, waiting: Waiting, plies: usize, scan: rules::Bitboard) {
+        let Some(mover) = &mut self.mover else {
+            return;
+        };
+        let game = self.host.game();
+        match waiting {
+            Waiting::VisitorMove if game.moves().len() == plies + 1 => {
+                let before = game.positions()[plies];
+                mover.visitor_moved(&before, &game.moves()[plies]);
+            }
+            Waiting::BoardFix(_) if !matches!(self.host.waiting_for(), Waiting::BoardFix(_)) => {
+                let Some(left) = self.fix_from.take() else {
+                    return;
+                };
+                // What stood there before the robot's move, or after it.
+                let positions = game.positions();
+                let after = positions[positions.len() - 1];
+                let before = positions[positions.len().saturating_sub(2)];
+                let robot = arm_squares::colour(self.host.robot());
+                let pieces: Vec<hal::arm::Piece> = (left - scan)
+                    .into_iter()
+                    .map(|sq| {
+                        arm_squares::piece_at(&before, sq)
+                            .or_else(|| arm_squares::piece_at(&after, sq))
+                            .unwrap_or(hal::arm::Piece::man(robot))
+                    })
+                    .collect();
+                mover.cleared_by_hand(&pieces);
+            }
+            _ => {}
+        }
     }
 
     /// Carries out the host's actions in order, starting workers where they take time.
@@ -881,6 +981,14 @@ where
         let now = self.now();
         let filled;
         let event = match event {
+            LogEvent::GameStarted { .. } if self.awaiting_fill.is_some() => {
+                let fen = self.awaiting_fill.take().unwrap_or_default();
+                self.log(&LogEvent::PositionSetUp {
+                    fen,
+                    by: host::SetUpBy::Visitor,
+                })?;
+                return self.log(event);
+            }
             LogEvent::GameStarted { game, .. } => {
                 self.records.game_id = Some(format!("{}-{game}", self.records.session));
                 self.new_visitor = self.last_game_ended.is_some_and(|ended| {
@@ -911,6 +1019,7 @@ where
         if matches!(event, LogEvent::GameOver { .. }) {
             self.records.games_done += 1;
             self.last_game_ended = Some(now);
+            self.reset_wanted = self.config.reset_board;
         }
         let view = EventContext {
             host: &self.host,

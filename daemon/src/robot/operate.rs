@@ -52,6 +52,8 @@ pub struct Adjustment {
     pub hints_per_game: Option<u32>,
     /// `coach.take_backs`.
     pub take_backs: Option<bool>,
+    /// `game.reset_board`.
+    pub reset_board: Option<bool>,
 }
 
 impl Adjustment {
@@ -84,6 +86,9 @@ impl Adjustment {
         }
         if let Some(take_backs) = self.take_backs {
             next.coach.take_backs = take_backs;
+        }
+        if let Some(reset_board) = self.reset_board {
+            next.game.reset_board = reset_board;
         }
         next
     }

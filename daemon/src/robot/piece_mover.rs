@@ -5,8 +5,10 @@
 //! loop does not care whether a Dobot, the reference robot's controller or a simulation moves
 //! the pieces.
 
+use std::collections::BTreeSet;
 use std::future::Future;
 
+use hal::arm::{BoardSquare, Carry, Layout, Piece, ResetError, ResetOutcome, Slot};
 use rules::{Move, Position};
 
 /// Moves pieces for the robot.
@@ -31,4 +33,33 @@ pub trait PieceMover: Send + 'static {
     fn take_reconnection(&mut self) -> Option<u32> {
         None
     }
+
+    /// Whether it can set up the board by itself: the calibration has a rack.
+    fn can_reset(&self) -> bool;
+
+    /// Plans the carries from `board` and what waits beside it to `target`.
+    fn plan_reset(&self, board: &Layout, target: &Layout) -> Result<ResetOutcome, ResetError>;
+
+    /// Makes `carries` in their order (a batch of a reset), ending parked.
+    fn carry(
+        &mut self,
+        carries: Vec<Carry>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send;
+
+    /// The board's scan after the last move or batch: records what the carries the scan
+    /// confirms changed beside the board (a piece the arm failed to pick stayed where it was),
+    /// and says for each carry, in order, whether it was made.
+    fn confirm(&mut self, occupied: &BTreeSet<BoardSquare>) -> Vec<bool>;
+
+    /// The visitor made `mv` from `before`: the pieces they captured went into the rack's
+    /// first free slots, and a man they crowned was swapped for a king of their colour from the
+    /// reserve, the man into the rack too.
+    fn visitor_moved(&mut self, before: &Position, mv: &Move);
+
+    /// The visitor took these pieces off the board while putting it right, into the rack's
+    /// first free slots.
+    fn cleared_by_hand(&mut self, pieces: &[Piece]);
+
+    /// A slot the arm found empty where the stock had a piece: it is empty from now on.
+    fn forget_slot(&mut self, slot: Slot);
 }

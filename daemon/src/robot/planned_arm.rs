@@ -1,20 +1,32 @@
 //! A Dobot that makes draughts moves: the calibration says where the squares are, the planner
 //! orders the picks and places, and the driver sends them.
+//!
+//! It keeps the stock of what waits beside the board ([`Stock`]: each rack slot and spare-king
+//! slot, with the piece's colour and kind), from a full reserve and an empty rack at start.
+//! Each move is planned with it (captured pieces into free rack slots, a crowning with a king
+//! of the mover's colour), and a finished plan's changes are recorded once the board's scan
+//! confirms them ([`PieceMover::confirm`]): a piece the arm failed to pick is not counted where
+//! the plan meant to put it. Like the king reserve before it, the stock lives in memory only:
+//! after a restart the operator empties the rack and fills the reserve again.
 
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
+use std::collections::BTreeSet;
+
 use hal::arm::{
-    ArmModel, BoardSquare, Calibration, CaptureOrder, DobotStep, KingReserve, Magician, PieceKind,
-    PlanError, RobotMove, plan_move,
+    ArmModel, ArmStep, BoardSquare, Calibration, CaptureOrder, Carry, DobotStep, Layout, Magician,
+    Piece, PieceColour, PieceKind, Plan, PlanError, ResetError, ResetOrder, ResetOutcome,
+    RobotMove, Slot, Spot, Stock, StockChange, plan_carries, plan_move_with_stock, plan_reset,
 };
 use hal::device::Arm;
 use hal::{Error as _, ErrorKind};
 use rules::{Move, Position, Role};
 use tokio::time::Instant;
 
+use super::arm_squares::{board_square, colour, piece_at};
 use super::{Backoff, PieceMover};
 
 /// Opens the arm's link again after it was lost (a USB cable pulled, the arm switched off and
@@ -32,6 +44,8 @@ pub const ARM_RECONNECT_PATIENCE: Duration = Duration::from_secs(15);
 pub enum ArmFault<E> {
     /// The calibration cannot serve the move (an unreachable square, no bin).
     Plan(PlanError),
+    /// A carry of a reset names a spot the calibration lacks.
+    NoSuchSpot,
     /// The arm failed.
     Device(E),
     /// The arm's link is lost and could not be reopened in time.
@@ -47,6 +61,9 @@ impl<E: fmt::Display> fmt::Display for ArmFault<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ArmFault::Plan(err) => write!(f, "cannot plan the move: {err}"),
+            ArmFault::NoSuchSpot => {
+                write!(f, "a carry of the reset names a spot the calibration lacks")
+            }
             ArmFault::Device(err) => err.fmt(f),
             ArmFault::Disconnected {
                 attempts,
@@ -72,20 +89,25 @@ pub struct PlannedArm<A> {
     reconnected: Option<u32>,
     calibration: Calibration,
     magician: Magician,
-    reserve: KingReserve,
+    /// What each rack and spare-king slot holds.
+    stock: Stock,
+    /// The last plan carried out (or begun), whose stock changes wait for the board's scan.
+    pending: Option<Plan>,
 }
 
 impl<A> fmt::Debug for PlannedArm<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PlannedArm")
             .field("connected", &self.arm.is_some())
-            .field("reserve", &self.reserve)
+            .field("stock", &self.stock)
             .finish_non_exhaustive()
     }
 }
 
 impl<A> PlannedArm<A> {
-    /// An arm over `calibration`, with every spare-king slot full.
+    /// An arm over `calibration`, with an empty rack and every spare-king slot full: white and
+    /// black kings in turn, from the first slot (so that the robot can crown a man of either
+    /// colour, and the visitor too).
     pub fn new(arm: A, calibration: Calibration) -> PlannedArm<A> {
         let magician = match calibration.arm() {
             ArmModel::Magician(magician) => *magician,
@@ -93,7 +115,17 @@ impl<A> PlannedArm<A> {
             // is not written yet, so a Dobot with default dimensions stands in.
             ArmModel::Reference(_) => Magician::default(),
         };
-        let reserve = KingReserve::full(calibration.king_slots().len());
+        let rack = calibration.rack().map_or(0, hal::arm::RackGrid::len);
+        let reserve = (0..calibration.king_slots().len())
+            .map(|slot| {
+                Some(Piece::king(if slot % 2 == 0 {
+                    PieceColour::White
+                } else {
+                    PieceColour::Black
+                }))
+            })
+            .collect();
+        let stock = Stock::from_slots(vec![None; rack], reserve);
         PlannedArm {
             arm: Some(arm),
             reopen: None,
@@ -101,7 +133,51 @@ impl<A> PlannedArm<A> {
             reconnected: None,
             calibration,
             magician,
-            reserve,
+            stock,
+            pending: None,
+        }
+    }
+
+    /// What waits beside the board now.
+    #[cfg_attr(not(test), expect(dead_code, reason = "read by tests"))]
+    pub fn stock(&self) -> &Stock {
+        &self.stock
+    }
+
+    /// Records the pending plan's changes to the stock: those of every carry that `happened`
+    /// says was made (every one when it is `None`).
+    fn settle_pending(&mut self, happened: Option<&[bool]>) {
+        let Some(plan) = self.pending.take() else {
+            return;
+        };
+        let mut changes = plan.stock_changes().iter();
+        for (i, (from, to)) in carries_of(&plan).into_iter().enumerate() {
+            let made = happened.is_none_or(|made| made.get(i).copied().unwrap_or(true));
+            for spot in [from, to] {
+                if spot.slot().is_none() {
+                    continue;
+                }
+                let Some(&change) = changes.next() else {
+                    return;
+                };
+                if made {
+                    let result = match change {
+                        StockChange::Take(slot) => self.stock.take(slot).map(drop),
+                        StockChange::Put(slot, piece) => self.stock.put(slot, piece),
+                    };
+                    if let Err(err) = result {
+                        tracing::warn!("the stock disagrees with the arm's plan: {err}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// Puts `piece` into the first empty rack slot, as a visitor tidying up does.
+    fn put_in_first_free_slot(&mut self, piece: Piece) {
+        let free = self.stock.free_rack_slots().next();
+        if let Some(slot) = free {
+            let _ = self.stock.put(Slot::Rack(slot), piece);
         }
     }
 
@@ -123,10 +199,7 @@ impl<A> PlannedArm<A> {
 /// The planner's view of an engine move: squares as (row, column), and what stands where.
 pub fn robot_move(before: &Position, mv: &Move) -> RobotMove {
     let geometry = before.variant().geometry();
-    let square = |sq| {
-        let (row, col) = geometry.coords(sq);
-        BoardSquare::new(row as u8, col as u8)
-    };
+    let square = |sq| board_square(geometry, sq);
     let kind = |sq| match before.piece_at(sq).map(|piece| piece.role) {
         Some(Role::King) => PieceKind::King,
         _ => PieceKind::Man,
@@ -169,6 +242,92 @@ where
     fn take_reconnection(&mut self) -> Option<u32> {
         self.reconnected.take()
     }
+
+    fn can_reset(&self) -> bool {
+        self.calibration.rack().is_some()
+    }
+
+    fn plan_reset(&self, board: &Layout, target: &Layout) -> Result<ResetOutcome, ResetError> {
+        plan_reset(
+            &self.calibration,
+            board,
+            &self.stock,
+            target,
+            ResetOrder::Shortest,
+        )
+    }
+
+    async fn carry(&mut self, carries: Vec<Carry>) -> Result<(), Self::Error> {
+        self.settle_pending(None);
+        let patience = self.patience;
+        self.reconnect_if_lost(patience).await?;
+        let plan = plan_carries(&self.calibration, &carries).ok_or(ArmFault::NoSuchSpot)?;
+        let result = self.run_plan(plan).await;
+        self.recover(&result).await;
+        result
+    }
+
+    fn confirm(&mut self, occupied: &BTreeSet<BoardSquare>) -> Vec<bool> {
+        let Some(plan) = &self.pending else {
+            return Vec::new();
+        };
+        let happened: Vec<bool> = carries_of(plan)
+            .into_iter()
+            .map(|(from, to)| match (from, to) {
+                (Spot::Square(a), Spot::Square(b)) if a == b => true,
+                (Spot::Square(a), _) => !occupied.contains(&a),
+                (_, Spot::Square(b)) => occupied.contains(&b),
+                _ => true,
+            })
+            .collect();
+        self.settle_pending(Some(&happened));
+        happened
+    }
+
+    fn visitor_moved(&mut self, before: &Position, mv: &Move) {
+        self.settle_pending(None);
+        let geometry = before.variant().geometry();
+        for sq in mv.captures_in_order(geometry) {
+            if let Some(piece) = piece_at(before, sq) {
+                self.put_in_first_free_slot(piece);
+            }
+        }
+        if mv.promotes() {
+            let mover = colour(before.turn());
+            let king = self.stock.kings_in_reserve(mover).next();
+            if let Some(slot) = king {
+                let _ = self.stock.take(Slot::Reserve(slot));
+            }
+            self.put_in_first_free_slot(Piece::man(mover));
+        }
+    }
+
+    fn cleared_by_hand(&mut self, pieces: &[Piece]) {
+        self.settle_pending(None);
+        for &piece in pieces {
+            self.put_in_first_free_slot(piece);
+        }
+    }
+
+    fn forget_slot(&mut self, slot: Slot) {
+        let _ = self.stock.take(slot);
+    }
+}
+
+/// Each carry of `plan`, where the piece is picked up and where it is put down, in order.
+fn carries_of(plan: &Plan) -> Vec<(Spot, Spot)> {
+    let spots: Vec<Spot> = plan
+        .steps()
+        .iter()
+        .filter_map(|step| match *step {
+            ArmStep::Pick { spot, .. } | ArmStep::Release { spot, .. } => Some(spot),
+            _ => None,
+        })
+        .collect();
+    spots
+        .chunks_exact(2)
+        .map(|pair| (pair[0], pair[1]))
+        .collect()
 }
 
 impl<A> PlannedArm<A>
@@ -185,14 +344,24 @@ where
 
     /// Plans `mv` and sends every step, then waits until the arm is done.
     async fn carry_out(&mut self, before: &Position, mv: &Move) -> Result<(), ArmFault<A::Error>> {
-        let plan = plan_move(
+        // A plan the board's scan never confirmed (the scan failed) is taken as made.
+        self.settle_pending(None);
+        let plan = plan_move_with_stock(
             &self.calibration,
             &robot_move(before, mv),
-            &self.reserve,
+            colour(before.turn()),
+            &self.stock,
             CaptureOrder::Shortest,
         )
         .map_err(ArmFault::Plan)?;
+        self.run_plan(plan).await
+    }
+
+    /// Sends every step of `plan`, then waits until the arm is done; the plan's stock changes
+    /// wait for [`PieceMover::confirm`].
+    async fn run_plan(&mut self, plan: Plan) -> Result<(), ArmFault<A::Error>> {
         let steps = plan.for_dobot(&self.magician);
+        self.pending = Some(plan);
         let arm = self.connected()?;
         for step in steps {
             match step {
@@ -205,11 +374,7 @@ where
             }
             .map_err(ArmFault::Device)?;
         }
-        arm.wait_until_idle().await.map_err(ArmFault::Device)?;
-        if plan.king_slot().is_some() {
-            self.reserve.take();
-        }
-        Ok(())
+        arm.wait_until_idle().await.map_err(ArmFault::Device)
     }
 
     async fn park_now(&mut self) -> Result<(), ArmFault<A::Error>> {

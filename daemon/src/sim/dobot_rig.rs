@@ -10,7 +10,7 @@ use hal::controller::peer::PeerConfig;
 use hal::device::Pose;
 use hal::dobot::{DobotArm, DobotConfig};
 use hal::sim::board::{SimBoardHandle, sim_board};
-use hal::sim::dobot::{DobotFaults, SimBoardLayout, VirtualDobot, VirtualDobotConfig};
+use hal::sim::dobot::{DobotFaults, SimBoardLayout, SimRack, VirtualDobot, VirtualDobotConfig};
 use hal::sim::faulty_io::{ByteFaults, FaultyIo};
 use rules::{Bitboard, Variant};
 use tokio::io::DuplexStream;
@@ -29,22 +29,63 @@ const BOARD_Z: f32 = 10.0;
 /// The tool's height while crossing the board, mm: it must clear a king carried over a king.
 const SAFE_Z: f32 = 40.0;
 
+/// A piece's diameter, as a share of the distance between square centres.
+const PIECE_WIDTH: f32 = 0.8;
+/// The rack's slots' spacing, as a share of the distance between square centres: a little
+/// wider than a piece.
+const SLOT_SPACING: f32 = 0.85;
+
 /// Where the virtual board lies: a1 nearest the arm on its left, the whole board inside the
-/// Magician's reach (a board 133 mm across, whatever its number of squares).
-pub fn layout(variant: Variant) -> SimBoardLayout {
+/// Magician's reach (a board 133 mm across, whatever its number of squares); the rack on the
+/// board's left (+y), a row of slots per file's width and half as many rows as the board has
+/// (room for every piece of the game and more); the trophy bin nearer the arm on the right.
+///
+/// With `slots` (`sim --rack-slots`), the rack has a row as wide as the board at most and as
+/// many whole rows as fit `slots`; 0 leaves the board without a rack (captured pieces go to
+/// the trophy bin).
+pub fn layout_with_rack(variant: Variant, slots: Option<usize>) -> SimBoardLayout {
     let size = occupancy_map::board_size(variant.geometry());
-    let pitch = 133.0 / (size.side() as f32 - 1.0);
+    let side = size.side();
+    let pitch = 133.0 / (side as f32 - 1.0);
     let a1 = Pose {
         x: 170.0,
         y: 66.5,
         z: BOARD_Z,
         r: 0.0,
     };
-    SimBoardLayout::new(size, a1, pitch)
+    if slots == Some(0) {
+        return SimBoardLayout::new(size, a1, pitch);
+    }
+    let (rows, columns) = match slots {
+        None => (side / 2, side),
+        Some(slots) => {
+            let columns = slots.min(side);
+            ((slots / columns).min(side / 2), columns)
+        }
+    };
+    let spacing = pitch * SLOT_SPACING;
+    let rack = SimRack {
+        rows,
+        columns,
+        first: Pose {
+            x: 160.0,
+            y: 92.0,
+            ..a1
+        },
+        along_row: (spacing, 0.0),
+        between_rows: (0.0, spacing),
+    };
+    let bin = Pose {
+        x: 150.0,
+        y: -100.0,
+        ..a1
+    };
+    SimBoardLayout::new(size, a1, pitch).with_rack(rack, bin)
 }
 
-/// The calibration an operator would teach for `layout`: the four corner centres, the bin, four
-/// spare-king slots in the reserve, the park pose and the travel height.
+/// The calibration an operator would teach for `layout`: the four corner centres, the rack's
+/// three taught slots, the bin, four spare-king slots in the reserve, the park pose and the
+/// travel height.
 pub fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
     let side = layout.size.side();
     let last_file = char::from(b'a' + side as u8 - 1);
@@ -63,13 +104,29 @@ pub fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
         .into_iter()
         .map(|(dx, dy)| point(reserve.x + dx, reserve.y + dy, reserve.z))
         .collect();
+    let rack = layout.rack.map_or(String::new(), |rack| {
+        let slot = |i: usize| {
+            let pose = rack.slot_pose(i).expect("a slot of the rack");
+            point(pose.x, pose.y, pose.z)
+        };
+        format!(
+            "[rack]\nrows = {rows}\ncolumns = {columns}\nfirst = {first}\n\
+             row_end = {row_end}\nlast_row = {last_row}\n",
+            rows = rack.rows,
+            columns = rack.columns,
+            first = slot(0),
+            row_end = slot(rack.columns - 1),
+            last_row = slot((rack.rows - 1) * rack.columns),
+        )
+    });
+    let diameter = layout.pitch * PIECE_WIDTH;
     let text = format!(
         "version = 1\n\
          arm = {{ model = \"magician\" }}\n\
          park = {park}\n\
          bins = [{bin}]\n\
          king_reserve = [{kings}]\n\
-         pieces = {{ man_mm = 5.0, king_mm = 8.0 }}\n\
+         pieces = {{ man_mm = 5.0, king_mm = 8.0, diameter_mm = {diameter} }}\n\
          travel = {{ safe_z = {SAFE_Z}, clearance_mm = 5.0 }}\n\
          [board]\n\
          side = {side}\n\
@@ -77,7 +134,8 @@ pub fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
          a1 = {a1}\n\
          {last_file}1 = {h1}\n\
          a{side} = {a8}\n\
-         {last_file}{side} = {h8}\n",
+         {last_file}{side} = {h8}\n\
+         {rack}",
         park = point(200.0, 0.0, 80.0),
         bin = point(bin.x, bin.y, 30.0),
         kings = king_slots.join(", "),
@@ -98,7 +156,18 @@ pub fn virtual_dobot(
     faults: f64,
     rng: &mut SplitMix,
 ) -> anyhow::Result<(VirtualDobot, Calibration)> {
-    let layout = layout(variant);
+    virtual_dobot_with_rack(board, variant, faults, None, rng)
+}
+
+/// [`virtual_dobot`] with a rack of `rack_slots` slots ([`layout_with_rack`]).
+pub fn virtual_dobot_with_rack(
+    board: SimBoardHandle,
+    variant: Variant,
+    faults: f64,
+    rack_slots: Option<usize>,
+    rng: &mut SplitMix,
+) -> anyhow::Result<(VirtualDobot, Calibration)> {
+    let layout = layout_with_rack(variant, rack_slots);
     let calibration = calibration(&layout)?;
     let reserve_pieces = calibration.king_slots().len() as u32;
     let dobot = VirtualDobot::new(
@@ -164,9 +233,10 @@ pub async fn connect_sim_arm(
     variant: Variant,
     faults: f64,
     speedup: f32,
+    rack_slots: Option<usize>,
     rng: &mut SplitMix,
 ) -> anyhow::Result<SimArm> {
-    let (dobot, calibration) = virtual_dobot(board, variant, faults, rng)?;
+    let (dobot, calibration) = virtual_dobot_with_rack(board, variant, faults, rack_slots, rng)?;
     let config = driver_config(speedup);
     let link = SimArmLink {
         dobot,
@@ -284,7 +354,7 @@ mod tests {
         patience: Duration,
     ) -> (PipeArm, JoinHandle<std::io::Result<()>>, SimBoardHandle) {
         let variant = Variant::Russian;
-        let layout = layout(variant);
+        let layout = layout_with_rack(variant, None);
         let calibration = calibration(&layout).unwrap();
         let start = Position::new(variant);
         let occupancy = occupancy_map::to_occupancy(variant.geometry(), start.occupied());
@@ -355,6 +425,39 @@ mod tests {
             "backed off between attempts"
         );
         assert!(!occupied(&board, "c3") && occupied(&board, "d4"));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_captured_piece_goes_into_the_rack_and_the_stock_counts_it_once_seen() {
+        let (mut arm, _server, board) = rig(0, Duration::from_secs(1)).await;
+        let variant = Variant::Russian;
+        let mut position = Position::new(variant);
+        for text in ["c3-d4", "f6-e5"] {
+            let mv = notation::parse_move(&position, text).unwrap();
+            position = position.play(&mv).unwrap();
+        }
+        let geometry = variant.geometry();
+        board.set_occupancy(occupancy_map::to_occupancy(geometry, position.occupied()));
+        let capture = notation::parse_move(&position, "d4:f6").unwrap();
+        arm.make_move(&position, &capture).await.unwrap();
+        assert!(!occupied(&board, "e5") && occupied(&board, "f6"));
+        let full: Vec<usize> = (0..board.rack().len())
+            .filter(|&i| board.rack()[i])
+            .collect();
+        assert_eq!(full.len(), 1, "one slot holds the captured piece");
+        assert_eq!(
+            arm.stock().pieces().count(),
+            4,
+            "not counted before the scan"
+        );
+
+        let scan = occupancy_map::to_bitboard(geometry, &board.occupancy());
+        let made = arm.confirm(&crate::robot::arm_squares::occupied(geometry, scan));
+        assert!(made.iter().all(|&made| made), "{made:?}");
+        assert_eq!(
+            arm.stock().get(hal::arm::Slot::Rack(full[0])),
+            Some(hal::arm::Piece::man(hal::arm::PieceColour::Black))
+        );
     }
 
     #[tokio::test(start_paused = true)]

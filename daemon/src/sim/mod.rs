@@ -117,6 +117,12 @@ pub struct Args {
     /// clock is real even with --fast, so a seed replays the moves but not every timing.
     #[arg(long, value_enum, default_value = "memory")]
     link: Link,
+    /// Slots in the rack beside the simulated board (default: a row per file's width, half as
+    /// many rows as the board has, room for every piece); 0: no rack, captured pieces go to
+    /// the trophy bin. With `game.reset_board` on, a small rack leaves the robot short of
+    /// pieces to set the board up with.
+    #[arg(long, value_name = "N")]
+    rack_slots: Option<usize>,
     /// The newest controller-protocol version the simulated board speaks: 2 has a light under
     /// every square, 1 is a board from before lights (the robot plays on without them).
     #[arg(long, default_value_t = hal::controller::NEWEST_VERSION,
@@ -413,6 +419,7 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
                 variant,
                 args.faults,
                 speedup,
+                args.rack_slots,
                 &mut setup.rng,
             )
             .await?;
@@ -442,6 +449,7 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
                 args.faults,
                 speedup,
                 baud,
+                args.rack_slots,
                 &mut setup.rng,
             )
             .await?;
@@ -505,11 +513,13 @@ impl PreparedSim<'_> {
         if let Some(reloads) = reloads(args)? {
             robot.reload_from(reloads);
         }
+        let rack_board = board.clone();
         let mut screen = Screen::new(
             screen_output(args),
             !args.fast,
             settings.emotions.face.clone(),
-        );
+        )
+        .with_rack(Box::new(move || rack_board.rack()));
         screen.line(&format!("the robot plays with {plays}"));
         robot.observe(Box::new(screen));
         if let Some(path) = &args.events {

@@ -22,7 +22,12 @@ pub type PtyArm = PlannedArm<DobotArm<SerialStream>>;
 
 /// The simulated devices on pseudo-terminals linked from `dir` (`board` and `arm`), and the
 /// robot's ends of them. `faults` damages bytes on both cables and pulls the arm's now and
-/// then, as in the in-memory simulation.
+/// then, as in the in-memory simulation; the arm's rack has `rack_slots` slots
+/// ([`dobot_rig::layout_with_rack`]).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "each is one of sim's options, passed on as given"
+)]
 pub async fn connect(
     dir: &Path,
     variant: Variant,
@@ -30,6 +35,7 @@ pub async fn connect(
     faults: f64,
     speedup: f32,
     baud: u32,
+    rack_slots: Option<usize>,
     rng: &mut SplitMix,
 ) -> anyhow::Result<(
     SimBoardHandle,
@@ -56,7 +62,8 @@ pub async fn connect(
     let reconnect: Reconnect<ControllerDevice> =
         Box::new(move || Box::pin(connect_board(board_link.clone(), baud)));
 
-    let (dobot, calibration) = dobot_rig::virtual_dobot(board.clone(), variant, faults, rng)?;
+    let (dobot, calibration) =
+        dobot_rig::virtual_dobot_with_rack(board.clone(), variant, faults, rack_slots, rng)?;
     let arm_link = dir.join("arm");
     plug_in(
         arm_link.clone(),

@@ -76,8 +76,16 @@ async fn act_until_done(
         } = stage.borrow_and_update().clone();
         match waiting {
             Waiting::Setup => {
+                // A board the robot set up (or the last one left ready) needs nothing; a game
+                // that starts meanwhile is not set up again.
+                let start = Position::new(position.variant());
+                if world.occupancy() == start.occupied() {
+                    continue;
+                }
                 tokio::time::sleep(pace.setup).await;
-                world.set(&Position::new(position.variant()));
+                if stage.borrow().waiting == Waiting::Setup {
+                    world.set(&start);
+                }
             }
             Waiting::VisitorMove => {
                 if visitor.is_person() {
@@ -100,7 +108,7 @@ async fn act_until_done(
             Waiting::BoardFix(expected) => {
                 // The robot's move is on the board wrongly: the visitor puts it right.
                 tokio::time::sleep(pace.board_fix).await;
-                world.set_squares(expected);
+                world.fix(expected);
                 board.press(ButtonId::CONFIRM);
             }
             // A person or a script decides for themselves, with their hands and the button.

@@ -7,17 +7,52 @@ use emotions::{FaceSettings, Frame, Millis};
 use crate::robot::{EventContext, Observer};
 use host::LogEvent;
 
+/// Reads the rack beside the simulated board: whether each slot holds a piece.
+pub type RackView = Box<dyn Fn() -> Vec<bool>>;
+
 /// The terminal view; quiet about faces and boards in a fast run, which nobody watches live.
 pub struct Screen {
     out: Box<dyn Write>,
     watched: bool,
     face: FaceSettings,
+    rack: Option<RackView>,
 }
 
 impl Screen {
     /// A view written to `out`; `watched` shows boards and faces too.
     pub fn new(out: Box<dyn Write>, watched: bool, face: FaceSettings) -> Screen {
-        Screen { out, watched, face }
+        Screen {
+            out,
+            watched,
+            face,
+            rack: None,
+        }
+    }
+
+    /// Shows the rack's contents in a line, with the board and at the end of a game.
+    pub fn with_rack(mut self, rack: RackView) -> Screen {
+        self.rack = Some(rack);
+        self
+    }
+
+    /// The rack as a line: `rack: 5 of 32 slots hold a piece ●●●●●···...`.
+    fn rack_line(&mut self) {
+        let Some(rack) = &self.rack else {
+            return;
+        };
+        let slots = rack();
+        if slots.is_empty() {
+            return;
+        }
+        let full = slots.iter().filter(|&&held| held).count();
+        let picture: String = slots
+            .iter()
+            .map(|&held| if held { '●' } else { '·' })
+            .collect();
+        self.line(&format!(
+            "rack: {full} of {} slots hold a piece {picture}",
+            slots.len()
+        ));
     }
 
     /// Writes one line.
@@ -39,7 +74,9 @@ impl Observer for Screen {
                 self.line(&format!("robot plays {mv} (win probability {v:.2})"));
             }
             LogEvent::ArmDone if self.watched => {
-                self.line(&format!("{}\n", view.host.game().position()));
+                self.line(&format!("{}", view.host.game().position()));
+                self.rack_line();
+                self.line("");
             }
             LogEvent::Expression { emotion, intensity } => {
                 if let Some(face) = view.face.filter(|_| self.watched) {
@@ -57,6 +94,7 @@ impl Observer for Screen {
             }
             LogEvent::GameOver { result, reason, .. } => {
                 self.line(&format!("game over: {result} ({reason})"));
+                self.rack_line();
             }
             LogEvent::ButtonHeld => self.line("visitor holds the button (a hint?)"),
             LogEvent::Advice {

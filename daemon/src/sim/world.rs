@@ -49,13 +49,30 @@ impl PhysicalBoard {
         let _ = self.board.place(self.variant.geometry().index(sq));
     }
 
-    /// Makes a move by hand: the piece travels and the captured pieces leave the board.
+    /// Makes a move by hand: the piece travels and the captured pieces leave the board, into
+    /// the rack's first free slots (where the board has a rack); a crowned man is swapped for a
+    /// king from the reserve, the man into the rack too (the reserve is a pile the arm counts,
+    /// so the king is not taken from it here).
     pub fn play(&mut self, mv: &Move) {
         if self.lift(mv.from()) {
             self.place(mv.to());
+            if mv.promotes() {
+                self.board.put_in_first_free_rack_slot();
+            }
         }
         for sq in mv.captured() {
-            self.lift(sq);
+            if self.lift(sq) {
+                self.board.put_in_first_free_rack_slot();
+            }
         }
+    }
+
+    /// Puts the board right to show `squares`: the pieces taken off go into the rack's first
+    /// free slots, the pieces added come from the box.
+    pub fn fix(&mut self, squares: Bitboard) {
+        for _ in self.occupancy() - squares {
+            self.board.put_in_first_free_rack_slot();
+        }
+        self.set_squares(squares);
     }
 }

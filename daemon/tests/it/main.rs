@@ -10,5 +10,6 @@ mod operator_page;
 mod run;
 mod run_on_ptys;
 mod sim;
+mod sim_reset;
 mod support;
 mod systemd;
