@@ -19,11 +19,12 @@ use std::fs::File;
 use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
+
+use crate::search::with_deadline;
 use search::{Limits, Searcher};
 
 use checkerbot_config::{EngineSpec, PlayLevel};
@@ -246,7 +247,7 @@ impl Player {
         if let Some(brain) = &mut self.brain {
             let positions = game.positions();
             let history = &positions[..positions.len() - 1];
-            let thought = with_deadline(move_time, |stop| {
+            let thought = with_deadline(Some(move_time), |stop| {
                 brain.think(game.position(), history, stop)
             });
             for fault in brain.take_engine_faults() {
@@ -286,29 +287,12 @@ impl Player {
         let mut search =
             |stop: &AtomicBool| searcher.search(game.position(), history, limits, stop);
         match &self.spec {
-            PlayerSpec::Time(ms) => with_deadline(Duration::from_millis(*ms), search),
+            PlayerSpec::Time(ms) => with_deadline(Some(Duration::from_millis(*ms)), search),
             _ => search(&AtomicBool::new(false)),
         }
         .best
         .unwrap_or(moves[0])
     }
-}
-
-/// Runs `f` with a stop flag that a timer raises after `time`.
-fn with_deadline<T>(time: Duration, f: impl FnOnce(&AtomicBool) -> T) -> T {
-    let stop = AtomicBool::new(false);
-    let (done, wait) = mpsc::channel::<()>();
-    let raise = &stop;
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
-            if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(time) {
-                raise.store(true, Ordering::Relaxed);
-            }
-        });
-        let out = f(&stop);
-        drop(done);
-        out
-    })
 }
 
 /// Runs the command and prints one line per game and a summary.
