@@ -14,6 +14,8 @@ use rules::{Game, Variant, notation};
 use serde_json::Value;
 use testkit::listening;
 
+use crate::support::{kind, sim_events};
+
 /// The robot's time a move here, in milliseconds: short, so that a hanging engine costs little.
 const MOVE_TIME_MS: &str = "300";
 
@@ -22,31 +24,16 @@ const MOVE_TIME_MS: &str = "300";
 fn sim_with_engine(variant: Variant, engine: &str, plies: &str) -> (String, Vec<Value>) {
     let dir = tempfile::tempdir().unwrap();
     let events = dir.path().join("events.jsonl");
-    let output = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_checkerbot"));
+    command
         .args([
             "sim", "--fast", "--games", "1", "--seed", "5", "--level", "5",
         ])
         .args(["--max-plies", plies, "--events", events.to_str().unwrap()])
         .env("CHECKERBOT_GAME__VARIANT", variant.name())
         .env("CHECKERBOT_PLAY__ENGINE", engine)
-        .env("CHECKERBOT_PLAY__MOVE_TIME_MS", MOVE_TIME_MS)
-        .output()
-        .expect("checkerbot runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let log = std::fs::read_to_string(&events)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("each line is JSON"))
-        .collect();
-    (String::from_utf8_lossy(&output.stdout).into_owned(), log)
-}
-
-fn kind(entry: &Value) -> &str {
-    entry["type"].as_str().unwrap()
+        .env("CHECKERBOT_PLAY__MOVE_TIME_MS", MOVE_TIME_MS);
+    sim_events(command, &events)
 }
 
 /// Replays the logged game of `variant` through the rules (every move legal) and returns the

@@ -7,6 +7,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::support::{kind, sim_events};
+
 /// Runs `checkerbot sim` with `args` and the board reset on (from a settings file, or from the
 /// environment when `env` is true); returns stdout and the event log.
 fn sim_with_reset(args: &[&str], env: bool) -> (String, Vec<Value>) {
@@ -21,22 +23,7 @@ fn sim_with_reset(args: &[&str], env: bool) -> (String, Vec<Value>) {
     } else {
         command.arg("--config").arg(&config);
     }
-    let output = command.output().expect("checkerbot runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let log = std::fs::read_to_string(&events)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("each line is JSON"))
-        .collect();
-    (String::from_utf8_lossy(&output.stdout).into_owned(), log)
-}
-
-fn kind(entry: &Value) -> &str {
-    entry["type"].as_str().unwrap()
+    sim_events(command, &events)
 }
 
 fn of_kind<'a>(log: &'a [Value], name: &str) -> Vec<&'a Value> {

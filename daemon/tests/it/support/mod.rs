@@ -161,3 +161,26 @@ pub fn checkerbot(args: &[&str], config: &Path) -> (bool, String) {
         String::from_utf8_lossy(&output.stdout).into_owned(),
     )
 }
+
+/// Runs a `checkerbot sim` `command` that writes its events to `events`, to the end; it must
+/// succeed (else its stderr is the failure). Returns its stdout and the event log, an entry a
+/// line.
+pub fn sim_events(mut command: Command, events: &Path) -> (String, Vec<serde_json::Value>) {
+    let output = command.output().expect("checkerbot runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let log = std::fs::read_to_string(events)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is JSON"))
+        .collect();
+    (String::from_utf8_lossy(&output.stdout).into_owned(), log)
+}
+
+/// An event's `type`.
+pub fn kind(entry: &serde_json::Value) -> &str {
+    entry["type"].as_str().unwrap()
+}
