@@ -358,14 +358,16 @@ impl<'a, S: AsyncRead + AsyncWrite + Unpin> Session<'a, S> {
             self.conn.send(&refuse(AcceptCode::Declined)).await?;
             return Ok(None);
         }
-        self.conn.send(&refuse(AcceptCode::Accepted)).await?;
         let ours = Color::from(request.follower);
+        // Logged before the answer, so that a peer which has its acceptance finds the game in
+        // the log.
         tracing::info!(
             "DXP game from {}: checkerbot plays {ours}, {} minutes for {} moves",
             request.name,
             request.minutes,
             request.moves
         );
+        self.conn.send(&refuse(AcceptCode::Accepted)).await?;
         self.player_new_game();
         let clock = Clock {
             minutes: request.minutes,

@@ -5,13 +5,16 @@
 
 use std::fs::File;
 use std::io::{BufRead as _, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// A listening process; killed when dropped, however the test ends.
 #[derive(Debug)]
 pub struct Listening {
     child: Child,
+    /// Where its standard error goes.
+    log: PathBuf,
     /// The port it listens at, from its first line.
     pub port: u16,
 }
@@ -40,7 +43,26 @@ impl Listening {
             let said = std::fs::read_to_string(log).unwrap_or_default();
             panic!("{command:?} names no port in {first:?}; it said: {said}");
         };
-        Listening { child, port }
+        Listening {
+            child,
+            log: log.to_path_buf(),
+            port,
+        }
+    }
+
+    /// Its log once `complete` holds for the whole text, or as it stands after `patience`
+    /// (the caller's assertions then show what is missing). A server logs what it did after
+    /// its peer has seen it, so a peer that has finished does not mean the log has: reading
+    /// it at once, or killing the server first, races its last lines.
+    pub fn log_once(&self, complete: impl Fn(&str) -> bool, patience: Duration) -> String {
+        let deadline = Instant::now() + patience;
+        loop {
+            let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+            if complete(&text) || Instant::now() >= deadline {
+                return text;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! International games in which pydraughts checks every move the engine sends.
 
 use std::process::Command;
+use std::time::Duration;
 
 use serde_json::Value;
 use testkit::python;
@@ -33,7 +34,6 @@ fn pydraughts_plays_ten_international_games_through_dxp() {
         ]),
         "pydraughts playing International against checkerbot dxp",
     );
-    drop(listener);
     let games: Vec<Value> = output
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
@@ -52,13 +52,12 @@ fn pydraughts_plays_ten_international_games_through_dxp() {
     assert!(takebacks >= 3, "{output}");
 
     // The engine's side of it: every game accepted and ended by pydraughts' game end, the
-    // chats logged, and nothing refused.
-    let log = std::fs::read_to_string(&log).unwrap();
-    let ended = log
-        .lines()
-        .filter(|line| line.contains("the peer ended it"))
-        .count();
-    assert_eq!(ended, 10, "{log}");
+    // chats logged, and nothing refused. The last game end is logged after pydraughts has
+    // left, so the log is given a while to catch up.
+    let ended = |log: &str| log.matches("the peer ended it").count();
+    let log = listener.log_once(|log| ended(log) >= 10, Duration::from_secs(10));
+    drop(listener);
+    assert_eq!(ended(&log), 10, "{log}");
     assert_eq!(log.matches("DXP chat: game ").count(), 10, "{log}");
     assert!(!log.contains("WARN"), "{log}");
 }
