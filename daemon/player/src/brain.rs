@@ -226,12 +226,12 @@ impl Brain {
                     .variety
                     .filter(|_| self.variety)
                     .map(|share| (share, &mut self.rng));
-                let thought = mcts(evaluator, tree, position, level, variety, self.seed, stop).map(
-                    |thought| Thought {
-                        v: map.map_or(thought.raw_v, |map| map.apply(thought.raw_v)),
-                        ..thought
-                    },
-                );
+                let tree = tree.get_or_insert_with(|| new_tree(*position, self.seed));
+                let thought = mcts(evaluator, tree, position, history, level, variety, stop);
+                let thought = thought.map(|thought| Thought {
+                    v: map.map_or(thought.raw_v, |map| map.apply(thought.raw_v)),
+                    ..thought
+                });
                 if let Some(error) = evaluator.take_error() {
                     tracing::warn!(
                         "the network failed ({error}); playing with alpha-beta from now on"
@@ -729,41 +729,42 @@ fn network_calibration(evaluator: &NetworkEvaluator, level: Level) -> Option<Val
     evaluator.network().calibrations().for_level(level.number)
 }
 
+/// A game's MCTS tree, rooted at `position`.
+fn new_tree(position: Position, seed: u64) -> Mcts {
+    Mcts::new(
+        position,
+        MctsConfig {
+            seed,
+            ..MctsConfig::default()
+        },
+    )
+}
+
 /// One MCTS search, reusing the tree when `position` follows from its root; its v is the raw
-/// one (the caller calibrates it). `None` if the search found nothing (it always finds a move
-/// for a position with legal moves).
+/// one (the caller calibrates it). `history` is the game's positions before `position`: the
+/// tree scores a position repeating one of them as a draw. `None` if the search found nothing
+/// (it always finds a move for a position with legal moves).
 fn mcts(
     evaluator: &mut NetworkEvaluator,
-    tree: &mut Option<Mcts>,
+    tree: &mut Mcts,
     position: &Position,
+    history: &[Position],
     level: Level,
     variety: Option<(f32, &mut SplitMix)>,
-    seed: u64,
     stop: &AtomicBool,
 ) -> Option<Thought> {
-    let tree = match tree {
-        Some(tree) => {
-            if tree.root() != position {
-                let root = *tree.root();
-                let reached = root
-                    .legal_moves()
-                    .into_iter()
-                    .find(|mv| root.play(mv).is_ok_and(|next| next == *position));
-                match reached {
-                    Some(mv) if tree.advance(&mv).is_ok() => {}
-                    _ => tree.reset(*position),
-                }
-            }
-            tree
+    if tree.root() != position {
+        let root = *tree.root();
+        let reached = root
+            .legal_moves()
+            .into_iter()
+            .find(|mv| root.play(mv).is_ok_and(|next| next == *position));
+        match reached {
+            Some(mv) if tree.advance(&mv).is_ok() => {}
+            _ => tree.reset(*position),
         }
-        None => tree.insert(Mcts::new(
-            *position,
-            MctsConfig {
-                seed,
-                ..MctsConfig::default()
-            },
-        )),
-    };
+    }
+    tree.set_history(history);
     let before = tree.root_visits();
     let limits = MctsLimits {
         playouts: level.playouts.unwrap_or(UNTIMED_PLAYOUTS),

@@ -16,11 +16,13 @@
 //!
 //! **Values** are win probabilities in `0..=1` for the side to move. A position with no legal
 //! move is scored by the rules: 0 for the side to move, or 1 in giveaway ([`Goal::Lose`]).
-//! **Draws are not detected** inside the tree (repetition, move-count rules): the tree is a tree,
-//! not a graph, so a repeated position is simply searched again and its value comes from the
-//! evaluator. The game itself ([`rules::Game`]) still declares those draws; the search only
-//! misjudges positions where steering into a draw matters, which a value near 0.5 from the
-//! evaluator mostly covers.
+//! **A repeated position is a draw** (value 0.5), as in the alpha-beta search: a node whose
+//! position stood earlier on its walk from the root, or in the game before the root (given by
+//! [`Mcts::set_history`]), with the same side to move. Repeating once is enough, because a side
+//! that gains by repeating can repeat again until the rules' threefold repetition ends the
+//! game; so a side that is winning does not shuffle its king into a draw, and a side that is
+//! losing looks for one. The move-count rules are not detected in the tree; the game itself
+//! ([`rules::Game`]) still declares those draws.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -149,7 +151,7 @@ enum State {
     Pending,
     /// Evaluated, with edges.
     Expanded,
-    /// No legal move: the value is the rules' verdict.
+    /// No legal move, or a repeated position: the value is the rules' verdict.
     Terminal,
 }
 
@@ -225,6 +227,8 @@ pub struct Mcts {
     /// Node 0 is the root.
     nodes: Vec<Node>,
     rng: SplitMix64,
+    /// The game's positions before the root that a position in the tree could repeat.
+    history: Vec<Position>,
 }
 
 const ROOT: u32 = 0;
@@ -236,7 +240,23 @@ impl Mcts {
             config,
             nodes: vec![Node::new(position)],
             rng: SplitMix64::from_seed(config.seed.to_le_bytes()),
+            history: Vec::new(),
         }
+    }
+
+    /// The game's positions before the root, oldest first: a position in the tree that repeats
+    /// one of them is a draw. Call it before each [`Mcts::search`] of a game (nodes made
+    /// earlier keep the verdict they were given, which stays true as the game goes on along
+    /// the tree). Only the positions with as many pieces as the root are kept: captures are
+    /// for good, so the others cannot come again.
+    pub fn set_history(&mut self, history: &[Position]) {
+        let pieces = self.root().occupied().count();
+        self.history.clear();
+        self.history.extend(
+            history
+                .iter()
+                .filter(|position| position.occupied().count() == pieces),
+        );
     }
 
     /// The settings.
@@ -259,10 +279,12 @@ impl Mcts {
         self.nodes.len()
     }
 
-    /// Forgets the tree and searches `position` from now on (a new game, or a position not
-    /// reached by [`Mcts::advance`]). The generator is not reseeded: a game stays one stream.
+    /// Forgets the tree and the history and searches `position` from now on (a new game, or a
+    /// position not reached by [`Mcts::advance`]). The generator is not reseeded: a game stays
+    /// one stream.
     pub fn reset(&mut self, position: Position) {
         self.nodes = vec![Node::new(position)];
+        self.history.clear();
     }
 
     /// Plays `mv` at the root, keeping the subtree below it and its visits.
@@ -275,8 +297,10 @@ impl Mcts {
             .iter()
             .find(|e| e.mv == *mv)
             .and_then(|e| e.child);
+        let before = *self.root();
+        self.history.push(before);
         let Some(child) = child else {
-            self.reset(next);
+            self.nodes = vec![Node::new(next)];
             return Ok(false);
         };
         // Copy the subtree into a fresh arena; the rest of the old tree is dropped.
@@ -295,6 +319,12 @@ impl Mcts {
             }
             self.nodes.push(node);
             head += 1;
+        }
+        // A repeated position is a draw below the root, but at the root the game goes on: it
+        // is searched like any other (one without moves is scored again by the rules).
+        let root = &mut self.nodes[ROOT as usize];
+        if root.state == State::Terminal {
+            root.state = State::New;
         }
         Ok(true)
     }
@@ -399,8 +429,12 @@ impl Mcts {
                 let node = &self.nodes[current as usize];
                 let mut position = node.position;
                 position.play_unchecked(&node.edges[e].mv);
+                let repeated = self.repeats(position, current, path);
                 let child = self.nodes.len() as u32;
                 self.nodes.push(Node::new(position));
+                if repeated {
+                    self.score_draw(child);
+                }
                 self.nodes[current as usize].edges[e].child = Some(child);
                 child
             };
@@ -429,6 +463,24 @@ impl Mcts {
             }
         }
         best
+    }
+
+    /// Whether `position`, reached from node `parent` at the end of `path`, stood before on the
+    /// walk from the root or in the game before it.
+    fn repeats(&self, position: Position, parent: u32, path: &Path) -> bool {
+        let on_walk = path
+            .iter()
+            .map(|&(node, _)| node)
+            .chain([parent])
+            .map(|node| &self.nodes[node as usize].position);
+        self.history.iter().chain(on_walk).any(|p| *p == position)
+    }
+
+    /// A repeated position: a draw, whoever is to move.
+    fn score_draw(&mut self, node: u32) {
+        let node = &mut self.nodes[node as usize];
+        node.state = State::Terminal;
+        node.value = 0.5;
     }
 
     fn score_terminal(&mut self, node: u32) {

@@ -415,3 +415,64 @@ fn heuristic_playouts_per_second() {
     let total: u32 = result.visits.iter().map(|(_, n)| n).sum();
     assert_eq!(total, playouts);
 }
+
+/// Three kings and a man against a lone king: Black loses whatever it does, but for a move
+/// back into a position of the game, which is a draw.
+const LONE_KING: &str = "B:WKa1,Kc1,Ke1,g3:BKd8";
+
+#[test]
+fn a_losing_side_steers_into_a_repetition_and_a_winning_side_avoids_one() {
+    let stop = AtomicBool::new(false);
+    let lone = fen::parse(Variant::Russian, LONE_KING).unwrap();
+    let moves = lone.legal_moves();
+    assert!(moves.len() > 3);
+    for mv in &moves {
+        let repeated = lone.play(mv).unwrap();
+        let mut mcts = Mcts::new(lone, MctsConfig::default());
+        mcts.set_history(&[repeated]);
+        let result = mcts
+            .search(&mut HeuristicEvaluator, limits(400, 0.0), &stop)
+            .unwrap();
+        assert_eq!(result.best, *mv, "the only move that does not lose");
+        assert!((result.v - 0.5).abs() < 1e-6, "a repetition is a draw");
+    }
+
+    // White, to move after Black's king went to c7, wins unless it shuffles back into a
+    // position the game had.
+    let after = lone.play(&mv(&lone, "d8-c7")).unwrap();
+    let baseline = search(after, 400).best;
+    let repeated = after.play(&baseline).unwrap();
+    let mut mcts = Mcts::new(after, MctsConfig::default());
+    mcts.set_history(&[repeated, lone]);
+    let result = mcts
+        .search(&mut HeuristicEvaluator, limits(400, 0.0), &stop)
+        .unwrap();
+    assert_ne!(result.best, baseline, "the move that repeats is avoided");
+    assert!(result.v > 0.9, "{}", result.v);
+}
+
+#[test]
+fn a_repeated_position_reached_in_the_game_is_searched_again_at_the_root() {
+    let stop = AtomicBool::new(false);
+    let lone = fen::parse(Variant::Russian, LONE_KING).unwrap();
+    let back = mv(&lone, "d8-c7");
+    let repeated = lone.play(&back).unwrap();
+    let mut mcts = Mcts::new(lone, MctsConfig::default());
+    mcts.set_history(&[repeated]);
+    let result = mcts
+        .search(&mut HeuristicEvaluator, limits(200, 0.0), &stop)
+        .unwrap();
+    assert_eq!(result.best, back);
+    // The game goes on into the repeated position: there it is White's turn to search, and
+    // the draw it was below the root does not end the search.
+    assert!(mcts.advance(&back).unwrap());
+    mcts.set_history(&[repeated, lone]);
+    let reply = mcts
+        .search(&mut HeuristicEvaluator, limits(200, 0.0), &stop)
+        .expect("White has moves");
+    assert!(repeated.legal_moves().contains(&reply.best));
+}
+
+fn mv(position: &Position, text: &str) -> rules::Move {
+    rules::notation::parse_move(position, text).unwrap()
+}
