@@ -197,6 +197,14 @@ impl Position {
         movegen::count_legal_moves(&self.board, &mut Vec::new())
     }
 
+    /// [`Position::count_legal_moves`] with the caller's buffer: when the side to move must
+    /// capture, `moves` is left holding the legal moves (the captures), otherwise it is left
+    /// empty. A search's quiet leaf learns that it can move without building its moves, and
+    /// a capture's moves are built only once.
+    pub fn count_legal_moves_into(&self, moves: &mut Vec<Move>) -> usize {
+        movegen::count_legal_moves(&self.board, moves)
+    }
+
     /// Whether the side to move must capture.
     pub fn has_capture(&self) -> bool {
         movegen::has_capture(&self.board)

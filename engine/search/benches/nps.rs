@@ -2,7 +2,9 @@
 //! middle-game positions, each searched from a fresh searcher to a node budget.
 //!
 //! `cargo bench -p search --bench nps` prints each position's depth, nodes, time and speed, and
-//! the speed over all four. A plain harness: the figures are what matters.
+//! the speed over all four. A plain harness: the figures are what matters. `NPS_NODES=N` sets
+//! another budget a position, so that `valgrind --tool=callgrind` (which counts instructions,
+//! stable on a shared machine, but runs fifty times slower) profiles a short search.
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -10,7 +12,7 @@ use std::time::Instant;
 use rules::{Position, Variant, fen};
 use search::{Limits, Searcher};
 
-/// Nodes per position (about a second).
+/// Nodes per position (about a second) unless `NPS_NODES` says otherwise.
 const NODES: u64 = 5_000_000;
 
 /// Middle-game positions from the tactics suite's games (`tests/data/tactics-russian.txt`).
@@ -20,10 +22,11 @@ const MIDDLE_2: &str = "B:Wb4,c1,e1,e3,f2,f4,g3,h4:Ba5,b8,c5,d6,f6,g7,h6,h8";
 const MIDDLE_3: &str = "B:Wa1,b4,c1,d2,e3,f2,f4,g1,g3:Ba5,b8,c5,d6,e5,f8,h8";
 
 fn main() {
-    let limits = Limits {
-        depth: 64,
-        nodes: NODES,
-    };
+    let nodes = std::env::var("NPS_NODES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(NODES);
+    let limits = Limits { depth: 64, nodes };
     let mut all_nodes = 0u64;
     let mut all_seconds = 0.0;
     let mut positions = vec![("start".to_owned(), Position::new(Variant::Russian))];

@@ -87,6 +87,8 @@ pub struct Searcher {
     killers: Vec<[Option<MoveKey>; 2]>,
     history: Vec<u32>,
     buffers: Vec<Vec<Move>>,
+    /// Each ply's move ranks, beside its moves in `buffers`.
+    ranks: Vec<Vec<u64>>,
     /// The best line found below each ply of the current path (a triangular PV table): the
     /// root's is the principal variation, whole even where the table has since lost entries.
     lines: Vec<Vec<Move>>,
@@ -111,6 +113,7 @@ impl Searcher {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 128 * 128],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
+            ranks: (0..=MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
             lines: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(16)).collect(),
             path: Vec::new(),
             nodes: 0,
@@ -177,7 +180,7 @@ impl Searcher {
             }
             self.path.clear();
             self.path.extend(history.iter().map(key));
-            let score = self.negamax(position, depth as i32, 0, -WIN - 1, WIN + 1, stop);
+            let score = self.negamax(position, depth as i32, 0, -WIN - 1, WIN + 1, 0, stop);
             if self.aborted {
                 break;
             }
@@ -208,6 +211,10 @@ impl Searcher {
         self.aborted
     }
 
+    /// `reversible` is where on `path` the positions this one could repeat begin: a capture
+    /// or a man's move can never be undone, so nothing before the last one can recur, and the
+    /// repetition check reads only the king moves since.
+    #[allow(clippy::too_many_arguments, reason = "the search state of one node")]
     fn negamax(
         &mut self,
         position: &Position,
@@ -215,6 +222,7 @@ impl Searcher {
         ply: usize,
         mut alpha: i32,
         beta: i32,
+        reversible: usize,
         stop: &AtomicBool,
     ) -> i32 {
         self.nodes += 1;
@@ -222,15 +230,37 @@ impl Searcher {
         if self.should_stop(stop) {
             return 0;
         }
-        let key = key(position);
-        // A position seen before on this path (same side to move) is a draw by repetition.
-        if ply > 0 && self.path.iter().rev().skip(1).step_by(2).any(|&k| k == key) {
-            return 0;
+        // A position seen before on this path (same side to move) is a draw by repetition. It
+        // takes at least four reversible plies, so the key is not worked out before then.
+        let since = &self.path[reversible..];
+        if ply > 0 && since.len() >= 4 {
+            let key = key(position);
+            if since.iter().rev().skip(3).step_by(2).any(|&k| k == key) {
+                return 0;
+            }
         }
+        // A quiet leaf is evaluated without building its moves (most nodes are leaves): the
+        // rules only count them, and build them only when one must capture.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        position.legal_moves_into(&mut moves);
+        if depth <= 0 || ply >= MAX_PLY {
+            let count = position.count_legal_moves_into(&mut moves);
+            if moves.is_empty() && count > 0 {
+                self.buffers[ply] = moves;
+                return evaluate(position);
+            }
+        } else {
+            position.legal_moves_into(&mut moves);
+        }
         let score = self.node(
-            position, &mut moves, key, depth, ply, &mut alpha, beta, stop,
+            position,
+            &mut moves,
+            key(position),
+            depth,
+            ply,
+            &mut alpha,
+            beta,
+            reversible,
+            stop,
         );
         self.buffers[ply] = moves;
         score
@@ -246,6 +276,7 @@ impl Searcher {
         ply: usize,
         alpha: &mut i32,
         beta: i32,
+        reversible: usize,
         stop: &AtomicBool,
     ) -> i32 {
         if moves.is_empty() {
@@ -272,27 +303,39 @@ impl Searcher {
                 _ => {}
             }
         }
-        self.order(moves, entry.and_then(|e| e.best), ply);
+        let mut ranks = std::mem::take(&mut self.ranks[ply]);
+        self.rank(moves, &mut ranks, entry.and_then(|e| e.best), ply);
         // A forced reply costs no depth: only one move, or a capture sequence under way.
         let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
         let mut best_score = -WIN - 1;
         let mut best_move = None;
         self.path.push(key);
-        for (i, mv) in moves.iter().enumerate() {
+        let kings = position.kings();
+        for i in 0..moves.len() {
+            // The best-ranked move left goes next: a cut-off usually comes early, so most of
+            // the list is never sorted.
+            pick_next(moves, &mut ranks, i);
+            let mv = &moves[i];
             let mut child = *position;
             child.play_unchecked(mv);
-            let score = if i == 0 {
-                -self.negamax(&child, next_depth, ply + 1, -beta, -*alpha, stop)
+            let child_reversible = if mv.is_capture() || !kings.contains(mv.from()) {
+                self.path.len()
             } else {
-                let probe = -self.negamax(&child, next_depth, ply + 1, -*alpha - 1, -*alpha, stop);
-                if probe > *alpha && probe < beta {
-                    -self.negamax(&child, next_depth, ply + 1, -beta, -*alpha, stop)
-                } else {
-                    probe
-                }
+                reversible
             };
+            let score = self.child(
+                &child,
+                i == 0,
+                next_depth,
+                ply,
+                *alpha,
+                beta,
+                child_reversible,
+                stop,
+            );
             if self.aborted {
                 self.path.pop();
+                self.ranks[ply] = ranks;
                 return 0;
             }
             if score > best_score {
@@ -314,6 +357,7 @@ impl Searcher {
             }
         }
         self.path.pop();
+        self.ranks[ply] = ranks;
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -331,6 +375,31 @@ impl Searcher {
         best_score
     }
 
+    /// Searches a child: the first move with the full window, the others with a null window
+    /// first and again with the full one if they turn out better (principal-variation search).
+    #[allow(clippy::too_many_arguments, reason = "the search state of one node")]
+    fn child(
+        &mut self,
+        child: &Position,
+        first: bool,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        reversible: usize,
+        stop: &AtomicBool,
+    ) -> i32 {
+        if first {
+            return -self.negamax(child, depth, ply + 1, -beta, -alpha, reversible, stop);
+        }
+        let probe = -self.negamax(child, depth, ply + 1, -alpha - 1, -alpha, reversible, stop);
+        if probe > alpha && probe < beta {
+            -self.negamax(child, depth, ply + 1, -beta, -alpha, reversible, stop)
+        } else {
+            probe
+        }
+    }
+
     fn history_index(mv: &Move) -> usize {
         mv.from().bit() as usize * 128 + mv.to().bit() as usize
     }
@@ -346,24 +415,31 @@ impl Searcher {
         *slot = slot.saturating_add((depth * depth) as u32);
     }
 
-    /// Table move first, then bigger captures, killers, and moves that cut off before.
-    fn order(&self, moves: &mut [Move], table_move: Option<MoveKey>, ply: usize) {
+    /// Ranks each move, higher first: the table move, then bigger captures, killers, and
+    /// moves that cut off before. Worked out once a move, not once a comparison.
+    fn rank(&self, moves: &[Move], ranks: &mut Vec<u64>, table_move: Option<MoveKey>, ply: usize) {
         let killers = self.killers[ply];
-        moves.sort_unstable_by_key(|mv| {
-            let key = MoveKey::of(mv);
-            let rank: u64 = if Some(key) == table_move {
-                u64::MAX
-            } else if mv.is_capture() {
-                (1 << 40) + u64::from(mv.captured().count())
-            } else if killers[0] == Some(key) {
-                (1 << 39) + 1
-            } else if killers[1] == Some(key) {
-                1 << 39
+        ranks.clear();
+        ranks.extend(moves.iter().map(|mv| {
+            if mv.is_capture() {
+                if table_move == Some(MoveKey::of(mv)) {
+                    u64::MAX
+                } else {
+                    (1 << 40) + u64::from(mv.captured().count())
+                }
             } else {
-                u64::from(self.history[Self::history_index(mv)])
-            };
-            std::cmp::Reverse(rank)
-        });
+                let key = MoveKey::of(mv);
+                if Some(key) == table_move {
+                    u64::MAX
+                } else if killers[0] == Some(key) {
+                    (1 << 39) + 1
+                } else if killers[1] == Some(key) {
+                    1 << 39
+                } else {
+                    u64::from(self.history[Self::history_index(mv)])
+                }
+            }
+        }));
     }
 
     /// The root's best line of the iteration just completed, continued through the table's
@@ -397,6 +473,21 @@ impl Searcher {
             current.play_unchecked(&mv);
         }
         pv
+    }
+}
+
+/// Swaps the best-ranked of `moves[i..]` into place `i` (the first best, so the order is the
+/// same on every run).
+fn pick_next(moves: &mut [Move], ranks: &mut [u64], i: usize) {
+    let mut best = i;
+    for j in i + 1..ranks.len() {
+        if ranks[j] > ranks[best] {
+            best = j;
+        }
+    }
+    if best != i {
+        moves.swap(i, best);
+        ranks.swap(i, best);
     }
 }
 
