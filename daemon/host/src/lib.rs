@@ -25,6 +25,9 @@ mod operator_tests;
 mod play_level;
 mod record;
 mod reset;
+mod set_up;
+#[cfg(test)]
+mod set_up_tests;
 mod snapshot;
 mod take_back;
 #[cfg(test)]
@@ -251,6 +254,8 @@ pub struct Host {
     ratings: Vec<(usize, coach::Advice)>,
     /// How the visitor's alternatives compared to their last move, for the coach's praise.
     alternatives: Option<Vec<(Move, f32)>>,
+    /// The position the operator asked the next game to be played from.
+    set_up: Option<Box<set_up::SetUpTarget>>,
 }
 
 impl Host {
@@ -281,6 +286,7 @@ impl Host {
             taken_back: take_back::TakenBack::default(),
             ratings: Vec::new(),
             alternatives: None,
+            set_up: None,
         }
     }
 
@@ -421,7 +427,7 @@ impl Host {
             (_, Event::Tick) => self.feel(Input::Tick, now, &mut out),
             (State::WaitingForSetup, Event::Scan(scan) | Event::Button(scan)) => {
                 self.feel(Input::VisitorActivity, now, &mut out);
-                if recognition::check_setup(self.variant, scan).is_complete() {
+                if self.set_up_complete(scan) {
                     self.start_game(now, &mut out);
                 }
             }
@@ -482,6 +488,17 @@ impl Host {
             RobotColor::Alternate => self.variant.rules().first,
         };
         self.game = Game::new(self.variant);
+        // A position the operator set up is played from instead (unless a reload changed the
+        // variant meanwhile).
+        if let Some(target) = self
+            .set_up
+            .take()
+            .map(|target| *target)
+            .filter(|target| target.position.variant() == self.variant)
+        {
+            self.robot = target.robot;
+            self.game = Game::from_position(target.position);
+        }
         self.prediction = None;
         self.notes.clear();
         self.hints = hint::Hints::default();
@@ -791,6 +808,8 @@ impl Host {
             variant: self.variant.name().to_owned(),
             robot: self.robot.name().to_owned(),
             games_started: self.games_started,
+            start: (*self.game.start() != Position::new(self.variant))
+                .then(|| rules::fen::write(self.game.start())),
             moves: self
                 .game
                 .moves()
@@ -827,7 +846,10 @@ impl Host {
             .into_iter()
             .find(|c| c.name() == snapshot.robot)
             .ok_or_else(|| ResumeError::RobotColor(snapshot.robot.clone()))?;
-        let mut game = Game::new(variant);
+        let mut game = match &snapshot.start {
+            Some(start) => Game::from_position(rules::fen::parse(variant, start)?),
+            None => Game::new(variant),
+        };
         for (ply, text) in snapshot.moves.iter().enumerate() {
             let mv = notation::parse_move(game.position(), text).map_err(|source| {
                 ResumeError::MoveText {

@@ -161,7 +161,8 @@ pub enum LogEvent {
         /// piece moved by a visitor).
         replans: u32,
     },
-    /// The board shows the position the robot set out to set up (the next game's start).
+    /// The board shows the position the robot set out to set up (the next game's start, or the
+    /// position the operator asked for).
     PositionSetUp {
         /// The position, as FEN.
         fen: String,
@@ -299,6 +300,9 @@ pub enum OperatorAction {
     TestVoice,
     /// Changed settings.
     Settings,
+    /// Asked for a position to be set up and played from (`detail`: its FEN and the robot's
+    /// colour).
+    SetUp,
 }
 
 /// Why the robot did not accept what the visitor did: the `reason` of a `visitor_mistake`
@@ -398,6 +402,7 @@ mod tests {
             (OperatorAction::TakeBack, "take_back"),
             (OperatorAction::TestVoice, "test_voice"),
             (OperatorAction::Settings, "settings"),
+            (OperatorAction::SetUp, "set_up"),
         ] {
             let event = LogEvent::Operator {
                 action,

@@ -53,7 +53,7 @@ impl Host {
     }
 
     /// Refuses while the robot's search or arm is at work on the game.
-    fn ensure_idle(&self) -> Result<(), Refused> {
+    pub(super) fn ensure_idle(&self) -> Result<(), Refused> {
         match self.state {
             State::RobotThinking if self.held_reply.is_none() => {
                 refused("the robot is thinking; try again when its move is on the board")

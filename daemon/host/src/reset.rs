@@ -4,7 +4,6 @@
 //! afterwards starts the next game at once, or asks for the squares still to fill.
 
 use emotions::{Input, Millis};
-use rules::recognition;
 use rules::{Bitboard, Position, Variant};
 
 use crate::{Action, Host, State};
@@ -15,9 +14,15 @@ impl Host {
         self.next_game.map_or(self.variant, |(variant, _)| variant)
     }
 
-    /// The next game's start, which a reset sets up.
+    /// The next game's start, which a reset sets up: the position the operator asked for
+    /// (see `set_up.rs`), or else the variant's start.
     pub fn next_start(&self) -> Position {
-        Position::new(self.next_variant())
+        let variant = self.next_variant();
+        self.set_up
+            .as_deref()
+            .map(|target| target.position)
+            .filter(|position| position.variant() == variant)
+            .unwrap_or_else(|| Position::new(variant))
     }
 
     /// Whether the arm is setting the board up.
@@ -48,10 +53,10 @@ impl Host {
         self.state = State::WaitingForSetup;
         self.begin_next_game_settings();
         let scan = scan & self.variant.geometry().all();
-        if recognition::check_setup(self.variant, scan).is_complete() {
+        if self.set_up_complete(scan) {
             self.start_game(now, &mut out);
         } else {
-            let start = Position::new(self.variant).occupied();
+            let start = self.next_start().occupied();
             self.ask_for(start, scan, now, &mut out);
         }
         out

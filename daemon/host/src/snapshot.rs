@@ -157,6 +157,10 @@ pub struct Snapshot {
     pub robot: String,
     /// Games started since the state directory was created, this one included.
     pub games_started: u32,
+    /// The position the game began from, as FEN, when it is not the variant's start (a
+    /// position the operator set up). Absent in older journals: the start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
     /// The moves from the starting position.
     pub moves: Vec<String>,
     /// The last move is the robot's and the board has not yet confirmed it: the arm may have
@@ -230,6 +234,9 @@ pub enum ResumeError {
         /// The move as the journal wrote it.
         text: String,
     },
+    /// The position the game began from cannot be read.
+    #[error("the game's starting position: {0}")]
+    Start(#[from] rules::fen::FenError),
     /// The journaled game has already ended.
     #[error("the game is already over")]
     AlreadyOver,

@@ -65,6 +65,7 @@ pub fn router(api: Arc<Api>) -> Router {
         .route("/api/resolve", post(resolve))
         .route("/api/voice", post(voice))
         .route("/api/settings", post(settings))
+        .route("/api/set-up", post(set_up))
         // new-game, pause, go-on, resign, take-back, park: actions without parameters.
         .route("/api/{action}", post(simple))
         .fallback(not_found)
@@ -273,7 +274,7 @@ async fn simple(
                 StatusCode::NOT_FOUND,
                 format!(
                     "no action {action:?}: the actions are new-game, pause, go-on, resign, \
-                     take-back, park, resolve, voice and settings"
+                     take-back, park, resolve, voice, settings and set-up"
                 ),
             ));
         }
@@ -322,6 +323,43 @@ async fn voice(
     Ok(ok(&ask(&api, OperatorCommand::TestVoice(request.category))
         .await?
         .message))
+}
+
+/// The robot's colour in a game set up from a position.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Side {
+    White,
+    Black,
+}
+
+/// `{"fen": "W:Wc3,Kd4:Bf6,e5", "robot": "black"}`: the position for the next game, and the
+/// robot's colour in it (by default the settings' colour, or the side not to move when colours
+/// alternate).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetUp {
+    fen: String,
+    robot: Option<Side>,
+}
+
+async fn set_up(
+    State(api): State<Arc<Api>>,
+    client: ClientAddress,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    authorize(&api, client, &headers).await?;
+    let request: SetUp = body(&bytes)?;
+    let robot = request.robot.map(|side| match side {
+        Side::White => rules::Color::White,
+        Side::Black => rules::Color::Black,
+    });
+    let command = OperatorCommand::SetUp {
+        fen: request.fen,
+        robot,
+    };
+    Ok(ok(&ask(&api, command).await?.message))
 }
 
 /// The settings to change (any of them), and whether to write them into the settings file.

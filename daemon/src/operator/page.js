@@ -220,6 +220,13 @@ $("settings-form").addEventListener("submit", (event) => {
 $("settings-form").volume.addEventListener("input", (event) => {
   $("volume-out").textContent = `${Math.round(Number(event.target.value) * 100)}%`;
 });
+$("set-up-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const body = { fen: form.fen.value };
+  if (form.robot.value) body.robot = form.robot.value;
+  act("set-up", body);
+});
 $("voice-form").addEventListener("submit", (event) => {
   event.preventDefault();
   act("voice", { category: event.target.category.value });

@@ -561,7 +561,7 @@ impl PageStateTracker {
                 };
                 self.problem(t, "reset", &text);
             }
-            LogEvent::PositionSetUp { by, .. } => {
+            LogEvent::PositionSetUp { by, fen } => {
                 let who = match by {
                     host::SetUpBy::Robot => "the robot",
                     host::SetUpBy::Visitor => "hand",
@@ -569,7 +569,7 @@ impl PageStateTracker {
                 self.problem(
                     t,
                     "set_up",
-                    &format!("the next game's start set up by {who}"),
+                    &format!("the next game's position set up by {who}: {fen}"),
                 );
             }
             _ => {}
@@ -971,6 +971,7 @@ mod tests {
             variant: "russian".to_owned(),
             robot: "white".to_owned(),
             games_started: 7,
+            start: None,
             moves: vec!["c3-d4".to_owned()],
             arm_pending: false,
             notes: Vec::new(),

@@ -20,6 +20,7 @@ mod piece_mover;
 pub mod planned_arm;
 mod reset;
 mod reset_loop;
+mod set_up;
 mod startup;
 mod thinking;
 
@@ -66,6 +67,9 @@ pub struct VisibleState {
     /// The board's last stable scan (engine squares): what the sensors saw, which may differ
     /// from the position while a move is being made or a mistake waits to be fixed.
     pub scan: Option<rules::Bitboard>,
+    /// The position the board must show for the next game to start: the variant's start, or
+    /// a position the operator asked for.
+    pub set_up: Position,
     /// Bumped on every change.
     pub serial: u64,
 }
@@ -318,6 +322,7 @@ where
             waiting: host.waiting_for(),
             position: *host.game().position(),
             scan: None,
+            set_up: host.next_start(),
             serial: 0,
         };
         Robot {
@@ -821,9 +826,11 @@ where
         self.save()?;
         let waiting = self.host.waiting_for();
         let position = *self.host.game().position();
+        let set_up = self.host.next_start();
         self.stage.send_modify(|stage| {
             stage.waiting = waiting;
             stage.position = position;
+            stage.set_up = set_up;
             stage.serial += 1;
         });
         Ok(())

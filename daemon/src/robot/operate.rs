@@ -31,6 +31,15 @@ pub enum OperatorCommand {
     TestVoice(Category),
     /// Change settings, applied exactly like a reload of the settings file.
     Adjust(Adjustment),
+    /// Play the next game from this position (FEN), set up by the arm or by people; a game in
+    /// progress ends unfinished. The robot plays `robot`, or by default the settings' colour
+    /// (the side not to move when colours alternate).
+    SetUp {
+        /// The position, as FEN, in the next game's variant.
+        fen: String,
+        /// The robot's colour in that game.
+        robot: Option<rules::Color>,
+    },
 }
 
 /// The settings the page changes; `None` keeps the current value.
@@ -186,6 +195,10 @@ where
             OperatorCommand::Park => return self.park().await,
             OperatorCommand::TestVoice(category) => return self.test_voice(category).await,
             OperatorCommand::Adjust(adjustment) => return self.adjust(&adjustment),
+            OperatorCommand::SetUp { fen, robot } => {
+                // Boxed: it plans and starts a reset, which would swell every loop's future.
+                return Box::pin(self.set_up(&fen, robot, workers)).await;
+            }
         };
         match actions {
             Ok(actions) => {

@@ -72,13 +72,17 @@ async fn act_until_done(
             }
         }
         let VisibleState {
-            waiting, position, ..
+            waiting,
+            position,
+            set_up,
+            ..
         } = stage.borrow_and_update().clone();
         match waiting {
             Waiting::Setup => {
                 // A board the robot set up (or the last one left ready) needs nothing; a game
-                // that starts meanwhile is not set up again.
-                let start = Position::new(position.variant());
+                // that starts meanwhile is not set up again. The position is the next game's
+                // start, or the one the operator asked for.
+                let start = set_up;
                 if world.occupancy() == start.occupied() {
                     continue;
                 }

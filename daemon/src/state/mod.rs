@@ -148,6 +148,7 @@ mod tests {
             variant: "russian".to_owned(),
             robot: "black".to_owned(),
             games_started: 3,
+            start: None,
             moves: moves.iter().map(|m| (*m).to_owned()).collect(),
             arm_pending: false,
             notes: Vec::new(),

@@ -4,6 +4,7 @@
 //! `target/tmp/operator-page/`). `attacks.rs` is what another web site tries against it.
 
 mod attacks;
+mod set_up;
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::TcpStream;

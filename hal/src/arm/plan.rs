@@ -314,7 +314,7 @@ enum Action {
 /// Points from `from` (excluded) to `to` (included): one for a vertical move, hops of at most
 /// [`JOINT_HOP_MM`] for travel, interpolated in the arm's cylindrical coordinates (angle about
 /// the base axis, distance from it, height), where the reachable space is a simple box.
-fn hops(from: Point, to: Point) -> Vec<Point> {
+pub(crate) fn hops(from: Point, to: Point) -> Vec<Point> {
     let count = (from.distance(to) / JOINT_HOP_MM).ceil().max(1.0) as usize;
     let (from_angle, to_angle) = (from.y.atan2(from.x), to.y.atan2(to.x));
     let (from_radius, to_radius) = (from.radius(), to.radius());

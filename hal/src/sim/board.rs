@@ -6,18 +6,22 @@
 //! hardware, as a firmware's command handlers would be.
 
 use std::collections::VecDeque;
+use std::future::Future;
 use std::ops::RangeInclusive;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::Notify;
+use tokio::time::Instant;
 
 use crate::controller::peer::{Firmware, Outbox, PeerConfig, PeerDriver, PeerHandle, serve};
 use crate::controller::{
     Capabilities, Fault, FirmwareVersion, Message, NEWEST_VERSION, NackReason, OLDEST_VERSION,
     Welcome,
 };
-use crate::device::{BrowAngles, ButtonId, Eyes, NeckPose, SquareLights};
+use crate::device::{BrowAngles, ButtonId, Eyes, NeckPose, Pose, SquareLights};
 use crate::occupancy::{BoardSize, Occupancy, SquareOutOfRange};
+use crate::sim::controller_arm::{Pieces, SimArm, SimArmConfig, SimArmStats};
 
 /// The firmware version the simulator announces, so logs tell it from a real board.
 pub const SIM_FIRMWARE: FirmwareVersion = FirmwareVersion {
@@ -100,9 +104,23 @@ struct BoardState {
     sessions_lost: usize,
     /// The rack beside the board: whether each slot holds a piece (the sensors do not see it).
     rack: Vec<bool>,
+    /// The controller's own arm, if it has one, and what wakes the task that runs it.
+    arm: Option<(SimArm, Arc<Notify>)>,
 }
 
 impl BoardState {
+    /// The arm and the pieces it moves, borrowed together.
+    fn arm_and_pieces(&mut self) -> Option<(&mut SimArm, Pieces<'_>, &Arc<Notify>)> {
+        let BoardState {
+            arm,
+            occupancy,
+            rack,
+            ..
+        } = self;
+        let (arm, wake) = arm.as_mut()?;
+        Some((arm, Pieces { occupancy, rack }, wake))
+    }
+
     /// What the sensors report: the pieces, except where a sensor is stuck.
     fn reading(&self) -> Occupancy {
         let bits = self.occupancy.bits() & !self.stuck | self.stuck_reading & self.stuck;
@@ -126,6 +144,10 @@ fn message_capability(message: &Message) -> Option<Capabilities> {
         Message::Brows { .. } => Some(Capabilities::BROWS),
         Message::Neck { .. } => Some(Capabilities::NECK),
         Message::SquareLights(_) => Some(Capabilities::BOARD_LIGHTS),
+        Message::JointTargets(_) | Message::ArmHome { .. } | Message::ArmStop => {
+            Some(Capabilities::ARM_JOINTS)
+        }
+        Message::PumpValve { .. } => Some(Capabilities::PUMP_VALVE),
         _ => None,
     }
 }
@@ -189,9 +211,19 @@ impl Firmware for SimBoardFirmware {
             }
             // Lights for another board than this one.
             Message::SquareLights(_) => return Err(NackReason::BAD_PAYLOAD),
-            // No faults are simulated yet, so none is left to clear.
-            Message::ClearFaults => {}
-            // No arm, pump or valve on this controller.
+            Message::JointTargets(_)
+            | Message::ArmHome { .. }
+            | Message::ArmStop
+            | Message::PumpValve { .. }
+            | Message::ClearFaults => {
+                // Only the arm's faults are simulated: without an arm none is left to clear.
+                if let Some((arm, pieces, wake)) = state.arm_and_pieces() {
+                    arm.command(message, pieces, Instant::now())?;
+                    wake.notify_one();
+                } else if message != Message::ClearFaults {
+                    return Err(NackReason::UNSUPPORTED);
+                }
+            }
             _ => return Err(NackReason::UNSUPPORTED),
         }
         Ok(())
@@ -200,6 +232,10 @@ impl Firmware for SimBoardFirmware {
     fn session_lost(&mut self) {
         let mut state = lock(&self.state);
         state.sessions_lost += 1;
+        if let Some((arm, pieces, wake)) = state.arm_and_pieces() {
+            arm.session_lost(Instant::now(), pieces);
+            wake.notify_one();
+        }
         // A host that is gone must not leave instructions lit on the board (rule L2).
         state.lights = None;
     }
@@ -239,6 +275,7 @@ where
         scans_sent: 0,
         sessions_lost: 0,
         rack: Vec::new(),
+        arm: None,
     }));
     let firmware = SimBoardFirmware {
         state: Arc::clone(&state),
@@ -298,6 +335,74 @@ impl SimBoardHandle {
     /// Gives the board a rack of `slots` slots beside it (keeping what the slots it had hold).
     pub fn set_rack_slots(&self, slots: usize) {
         lock(&self.state).rack.resize(slots, false);
+    }
+
+    /// Gives the controller its own arm (joints, pump and valve), announced from the next
+    /// Welcome on; the rack grows to the layout's. Spawn the returned future: it runs the
+    /// arm's queue on tokio's clock (this crate needs no runtime of its own), and ends when
+    /// the arm is replaced.
+    #[must_use = "the arm moves only while the returned future runs"]
+    pub fn add_arm(&self, config: SimArmConfig) -> impl Future<Output = ()> + Send + 'static {
+        let wake = Arc::new(Notify::new());
+        {
+            let mut state = lock(&self.state);
+            state.capabilities.0 |= Capabilities::ARM_JOINTS.0 | Capabilities::PUMP_VALVE.0;
+            if let Some(rack) = config.layout.rack
+                && state.rack.len() < rack.len()
+            {
+                state.rack.resize(rack.len(), false);
+            }
+            state.arm = Some((SimArm::new(&config), Arc::clone(&wake)));
+        }
+        run_arm(Arc::clone(&self.state), Arc::clone(&self.peer), wake)
+    }
+
+    /// Runs `read` on the arm caught up with the clock; `None` without an arm.
+    fn with_arm<R>(&self, read: impl FnOnce(&mut SimArm) -> R) -> Option<R> {
+        let mut state = lock(&self.state);
+        let (arm, pieces, _) = state.arm_and_pieces()?;
+        arm.catch_up(Instant::now(), pieces);
+        Some(read(arm))
+    }
+
+    /// Where the arm's cup is now, moving or not; `None` without an arm.
+    pub fn arm_tip(&self) -> Option<Pose> {
+        self.with_arm(|arm| arm.tip_at(Instant::now()))
+    }
+
+    /// Whether the arm's cup holds a piece.
+    pub fn arm_holding(&self) -> bool {
+        self.with_arm(|arm| arm.holding()).unwrap_or(false)
+    }
+
+    /// Whether the arm's pump runs.
+    pub fn arm_pump(&self) -> bool {
+        self.with_arm(|arm| arm.pump()).unwrap_or(false)
+    }
+
+    /// What the arm did so far.
+    pub fn arm_stats(&self) -> SimArmStats {
+        self.with_arm(|arm| arm.stats()).unwrap_or_default()
+    }
+
+    /// Pieces the arm dropped in the trophy bin.
+    pub fn arm_trophies(&self) -> u32 {
+        self.with_arm(|arm| arm.trophies()).unwrap_or(0)
+    }
+
+    /// The fault that stopped the arm, until the host clears it.
+    pub fn arm_fault(&self) -> Option<Fault> {
+        self.with_arm(|arm| arm.fault()).flatten()
+    }
+
+    /// Stops the arm with `fault` now, as a limit switch or lost steps would: the queue is
+    /// emptied and arm commands are refused until the host sends `ClearFaults`.
+    pub fn raise_arm_fault(&self, fault: Fault) {
+        let mut state = lock(&self.state);
+        if let Some((arm, _, wake)) = state.arm_and_pieces() {
+            arm.raise(fault, Instant::now());
+            wake.notify_one();
+        }
     }
 
     /// Whether each rack slot holds a piece, slot by slot.
@@ -428,5 +533,41 @@ impl SimBoardHandle {
     /// How many sessions the controller has given up (host silent, frames unanswered).
     pub fn sessions_lost(&self) -> usize {
         lock(&self.state).sessions_lost
+    }
+}
+
+/// Runs the simulated arm's queue on tokio's clock: finishes each motion when it ends and
+/// sends its `MotionDone` (and any Fault) through the session serving the board then.
+async fn run_arm(state: Shared, peer: Arc<Mutex<PeerHandle>>, wake: Arc<Notify>) {
+    loop {
+        let next = {
+            let mut state = lock(&state);
+            let now = Instant::now();
+            let Some((arm, pieces, current)) = state.arm_and_pieces() else {
+                return;
+            };
+            if !Arc::ptr_eq(current, &wake) {
+                return;
+            }
+            arm.catch_up(now, pieces);
+            let due = arm.take_due(now);
+            let next = arm.next_event();
+            let peer = peer.lock().unwrap_or_else(PoisonError::into_inner);
+            for message in due {
+                // A message for a host that is gone is lost, as on the wire.
+                peer.send(message);
+            }
+            next
+        };
+        match next {
+            Some(at) => {
+                tokio::select! {
+                    biased;
+                    () = wake.notified() => {}
+                    () = tokio::time::sleep_until(at) => {}
+                }
+            }
+            None => wake.notified().await,
+        }
     }
 }

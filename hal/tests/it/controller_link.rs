@@ -9,8 +9,8 @@ use hal::controller::link::{
     Connection, LinkConfig, LinkError, LinkEvent, LinkHandle, SendError, connect,
 };
 use hal::controller::{
-    Capabilities, ControllerCodec, FirmwareVersion, Frame, Message, MessageType, NackReason,
-    Welcome,
+    Capabilities, ControllerCodec, Fault, FaultCode, FirmwareVersion, Frame, Message, MessageType,
+    NackReason, Welcome,
 };
 use hal::device::{ButtonId, EyeFrame, Eyes};
 use hal::{BoardSize, Error as _, ErrorKind, Occupancy};
@@ -72,6 +72,7 @@ impl FakeController {
 struct Session {
     handle: LinkHandle,
     events: mpsc::Receiver<LinkEvent>,
+    arm_events: mpsc::Receiver<LinkEvent>,
     driver: JoinHandle<Result<(), LinkError>>,
     controller: FakeController,
 }
@@ -91,12 +92,14 @@ async fn handshake(config: LinkConfig) -> Session {
     let Connection {
         handle,
         events,
+        arm_events,
         driver,
         ..
     } = connection;
     Session {
         handle,
         events,
+        arm_events,
         driver: tokio::spawn(driver.run()),
         controller,
     }
@@ -270,24 +273,54 @@ async fn a_slow_reader_makes_the_controller_wait_instead_of_losing_events() {
         ..LinkConfig::default()
     })
     .await;
+    let scan = Occupancy::from_squares(BoardSize::Squares32, [4, 9]).unwrap();
     controller.send(0, press()).await;
     assert_eq!(controller.recv().await, Frame::new(1, 0, Message::Ack));
-    controller
-        .send(1, Message::MotionDone { motion_id: 4 })
-        .await;
+    controller.send(1, Message::Scan(scan)).await;
     assert_eq!(
         controller.recv().await,
         Frame::new(1, 1, Message::Nack(NackReason::BUSY))
     );
     assert_eq!(events.recv().await, Some(LinkEvent::Message(press())));
-    controller
-        .send(2, Message::MotionDone { motion_id: 4 })
-        .await;
+    controller.send(2, Message::Scan(scan)).await;
     assert_eq!(controller.recv().await, Frame::new(1, 2, Message::Ack));
     assert_eq!(
         events.recv().await,
-        Some(LinkEvent::Message(Message::MotionDone { motion_id: 4 }))
+        Some(LinkEvent::Message(Message::Scan(scan)))
     );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_arms_messages_go_to_the_arms_reader_and_the_rest_to_the_boards() {
+    let Session {
+        mut events,
+        mut arm_events,
+        mut controller,
+        ..
+    } = open().await;
+    let done = Message::MotionDone { motion_id: 4 };
+    let stall = Message::Fault(Fault {
+        code: FaultCode::JOINT_STALL,
+        subject: 1,
+        active: true,
+    });
+    let sensor = Message::Fault(Fault {
+        code: FaultCode::SENSOR,
+        subject: 13,
+        active: true,
+    });
+    for (seq, message) in [done, stall, sensor, press()].into_iter().enumerate() {
+        controller.send(seq as u8, message).await;
+        assert_eq!(
+            controller.recv().await,
+            Frame::new(1, seq as u8, Message::Ack)
+        );
+    }
+    assert_eq!(arm_events.recv().await, Some(LinkEvent::Message(done)));
+    assert_eq!(arm_events.recv().await, Some(LinkEvent::Message(stall)));
+    assert_eq!(events.recv().await, Some(LinkEvent::Message(sensor)));
+    assert_eq!(events.recv().await, Some(LinkEvent::Message(press())));
+    assert!(events.try_recv().is_err() && arm_events.try_recv().is_err());
 }
 
 #[tokio::test(start_paused = true)]
@@ -418,6 +451,7 @@ async fn the_session_ends_quietly_when_nobody_uses_it() {
         events,
         driver,
         mut controller,
+        ..
     } = open().await;
     drop(handle);
     // Events are still read, so the link stays up and answers the controller.

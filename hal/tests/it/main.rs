@@ -4,6 +4,7 @@ mod arm_calibration;
 mod arm_kinematics;
 mod arm_planner;
 mod arm_reset;
+mod controller_arm;
 mod controller_codec;
 mod controller_link;
 mod controller_peer;

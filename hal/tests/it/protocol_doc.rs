@@ -200,6 +200,31 @@ fn arm_examples() -> Vec<(&'static str, Frame)> {
         centidegrees: [4500, -1250, 9000, 0],
         duration_ms: 800,
     });
+    let arm_welcome = Message::Welcome(Welcome {
+        version: 1,
+        firmware: FirmwareVersion {
+            major: 1,
+            minor: 0,
+            patch: 0,
+        },
+        board: Some(BoardSize::Squares32),
+        capabilities: Capabilities::BOARD_SENSOR
+            | Capabilities::BUTTONS
+            | Capabilities::EYES
+            | Capabilities::BROWS
+            | Capabilities::NECK
+            | Capabilities::PUMP_VALVE
+            | Capabilities::ARM_JOINTS,
+    });
+    let release = Message::PumpValve {
+        pump_on: false,
+        valve_open: true,
+    };
+    let stall = Message::Fault(Fault {
+        code: FaultCode::JOINT_STALL,
+        subject: 1,
+        active: true,
+    });
     vec![
         ("pump-valve", Frame::new(1, 13, pick)),
         ("joint-targets", Frame::new(1, 14, targets)),
@@ -212,6 +237,13 @@ fn arm_examples() -> Vec<(&'static str, Frame)> {
             Frame::new(1, 16, Message::MotionDone { motion_id: 7 }),
         ),
         ("arm-stop", Frame::new(1, 19, Message::ArmStop)),
+        ("welcome-arm", Frame::new(1, 0, arm_welcome)),
+        ("pump-valve-release", Frame::new(1, 21, release)),
+        ("fault-joint-stall", Frame::new(1, 2, stall)),
+        (
+            "nack-fault-active",
+            Frame::new(1, 22, Message::Nack(NackReason::FAULT_ACTIVE)),
+        ),
     ]
 }
 

@@ -1,12 +1,14 @@
 //! The host's drivers for a board controller: one [`ControllerDevice`] that is the
 //! [`BoardSensor`](crate::device::BoardSensor), the [`BoardLights`](crate::device::BoardLights)
 //! and the [`Face`](crate::device::Face), over a session opened by
-//! [`connect`](crate::controller::link::connect).
+//! [`connect`](crate::controller::link::connect); and, on a controller that drives the arm
+//! itself, a [`ControllerArm`] over the same session ([`ControllerDevice::split`]).
 //!
 //! One value serves both traits because both share one link and one stream of events: a Scan
 //! and a Button press arrive on the same receiver, and whoever reads it must sort them. The
 //! daemon borrows it as either device (`&mut ControllerDevice` implements both).
 
+mod arm;
 mod board_lights;
 mod board_sensor;
 mod error;
@@ -24,6 +26,7 @@ use crate::controller::message::{Fault, Message, Welcome};
 use crate::device::{ButtonId, ButtonPress};
 use crate::occupancy::Occupancy;
 
+pub use arm::{ArmError, ArmLink, ControllerArm, ControllerArmConfig};
 pub use error::DeviceError;
 
 /// Timing of the drivers.
@@ -84,6 +87,7 @@ impl ControllerDevice {
             handle,
             events,
             driver,
+            ..
         } = connection;
         let device = ControllerDevice {
             welcome,
@@ -95,6 +99,25 @@ impl ControllerDevice {
             faults: Vec::new(),
         };
         (device, driver)
+    }
+
+    /// Drivers over an open session, the board's and the arm's: the arm's half goes to
+    /// [`ControllerArm::new`]. Both share the one session, so a new connection serves both.
+    pub fn split<T>(
+        connection: Connection<T>,
+        config: DeviceConfig,
+    ) -> (ControllerDevice, ArmLink, LinkDriver<T>) {
+        let arm = ArmLink {
+            welcome: connection.welcome,
+            handle: connection.handle.clone(),
+            events: connection.arm_events,
+        };
+        let connection = Connection {
+            arm_events: mpsc::channel(1).1,
+            ..connection
+        };
+        let (device, driver) = ControllerDevice::new(connection, config);
+        (device, arm, driver)
     }
 
     /// What the controller said about itself in the handshake.

@@ -43,6 +43,8 @@ pub struct LinkDriver<T> {
     next_seq: u8,
     requests: mpsc::Receiver<Request>,
     events: mpsc::Sender<LinkEvent>,
+    /// Where the arm's messages go ([`is_arm_message`]).
+    arm_events: mpsc::Sender<LinkEvent>,
     outstanding: Option<Outstanding>,
     /// The last reliable frame from the controller that was answered, and the answer (A6).
     last_answer: Option<Frame>,
@@ -60,7 +62,7 @@ where
         version: u8,
         next_seq: u8,
         requests: mpsc::Receiver<Request>,
-        events: mpsc::Sender<LinkEvent>,
+        (events, arm_events): (mpsc::Sender<LinkEvent>, mpsc::Sender<LinkEvent>),
     ) -> LinkDriver<T> {
         LinkDriver {
             framed,
@@ -69,6 +71,7 @@ where
             next_seq,
             requests,
             events,
+            arm_events,
             outstanding: None,
             last_answer: None,
             last_sent: Instant::now(),
@@ -202,7 +205,12 @@ where
             return Ok(());
         }
         let answer = if message.message_type().sent_by() == SentBy::Controller {
-            match self.events.try_send(LinkEvent::Message(message)) {
+            let events = if is_arm_message(&message) {
+                &self.arm_events
+            } else {
+                &self.events
+            };
+            match events.try_send(LinkEvent::Message(message)) {
                 // Nobody listens: accept, so the controller does not repeat it for ever.
                 Ok(()) | Err(TrySendError::Closed(_)) => Message::Ack,
                 Err(TrySendError::Full(_)) => Message::Nack(NackReason::BUSY),
@@ -218,5 +226,15 @@ where
         self.last_answer = Some(frame);
         self.framed.send(frame).await?;
         Ok(())
+    }
+}
+
+/// Whether a controller message is the arm's business: a motion finished, or a fault of the
+/// pump or a joint (codes 0x20 to 0x2F).
+pub(crate) fn is_arm_message(message: &Message) -> bool {
+    match message {
+        Message::MotionDone { .. } => true,
+        Message::Fault(fault) => fault.code.0 & 0xF0 == 0x20,
+        _ => false,
     }
 }

@@ -68,8 +68,13 @@ pub struct Connection<T> {
     pub welcome: Welcome,
     /// Sends messages; clone it to share.
     pub handle: LinkHandle,
-    /// The controller's events, in the order they arrived.
+    /// The controller's events, in the order they arrived, except the arm's.
     pub events: mpsc::Receiver<LinkEvent>,
+    /// The arm's events (`MotionDone`, and Faults with an arm code, 0x2x), kept apart so that
+    /// the arm's driver waits for its motions while the board's reader is elsewhere: the two
+    /// devices share one session but not one reader. Drop it when no arm is driven; the
+    /// controller's arm messages are then acknowledged and dropped.
+    pub arm_events: mpsc::Receiver<LinkEvent>,
     /// The future that runs the session; spawn it.
     pub driver: LinkDriver<T>,
 }
@@ -113,17 +118,19 @@ where
     let (welcome, next_seq) = handshake::hello(&mut framed, &config).await?;
     let (requests, request_queue) = mpsc::channel(16);
     let (event_sink, events) = mpsc::channel(config.event_capacity.max(1));
+    let (arm_sink, arm_events) = mpsc::channel(config.event_capacity.max(1));
     Ok(Connection {
         welcome,
         handle: LinkHandle { requests },
         events,
+        arm_events,
         driver: LinkDriver::new(
             framed,
             config,
             welcome.version,
             next_seq,
             request_queue,
-            event_sink,
+            (event_sink, arm_sink),
         ),
     })
 }
