@@ -59,7 +59,14 @@ async fn rig(
     let connection = connect(host_io, LinkConfig::default()).await.unwrap();
     let (device, arm_link, driver) = ControllerDevice::split(connection, DeviceConfig::default());
     tokio::spawn(driver.run());
-    let arm = ControllerArm::new(arm_link, config).expect("the controller announces its arm");
+    // A controller that never reports a motion done cannot home: it gets the arm unhomed.
+    let arm = if faults.late_delay > Duration::from_secs(60) {
+        ControllerArm::new(arm_link, config).unwrap()
+    } else {
+        ControllerArm::start(arm_link, config)
+            .await
+            .expect("the controller announces its arm and homes it")
+    };
     (device, arm, board)
 }
 
@@ -90,7 +97,6 @@ async fn a_piece_is_carried_by_joint_targets_and_the_board_scan_sees_it() {
         ControllerArmConfig::default(),
     )
     .await;
-    arm.home().await.unwrap();
     let started = Instant::now();
     carry(&mut arm, 9, 13).await.unwrap();
     let took = started.elapsed();
@@ -250,10 +256,11 @@ async fn an_unreachable_target_moves_nothing_and_names_the_point() {
         z: 10.0,
         r: 0.0,
     };
+    let before = board.arm_stats().motions;
     let err = arm.move_to(far, Motion::Jump).await.unwrap_err();
     assert!(matches!(err, ArmError::Unreachable { .. }), "{err}");
     assert!(err.to_string().contains("beyond the arm's reach"), "{err}");
-    assert_eq!(board.arm_stats().motions, 0);
+    assert_eq!(board.arm_stats().motions, before);
 }
 
 #[tokio::test(start_paused = true)]

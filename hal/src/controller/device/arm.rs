@@ -241,6 +241,18 @@ impl ControllerArm {
         })
     }
 
+    /// The arm over `link`, homed: nothing in the protocol says where the joints are, so every
+    /// session (the first, and each after a reconnect) starts by homing and waiting for it.
+    pub async fn start(
+        link: ArmLink,
+        config: ControllerArmConfig,
+    ) -> Result<ControllerArm, ArmError> {
+        let mut arm = ControllerArm::new(link, config)?;
+        arm.home().await?;
+        arm.wait_until_idle().await?;
+        Ok(arm)
+    }
+
     /// The configuration it drives with.
     pub fn config(&self) -> &ControllerArmConfig {
         &self.config
