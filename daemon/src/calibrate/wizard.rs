@@ -12,8 +12,12 @@ use std::fmt::Write as _;
 use hal::arm::calibration::{BoardSection, Travel};
 use hal::arm::{
     ArmModel, BoardCorners, BoardShapeError, BoardSquare, Calibration, CalibrationError,
-    CalibrationFile, Corner, FORMAT_VERSION, MotionModel, PieceHeights, Point, RackSection,
+    CalibrationFile, Corner, FORMAT_VERSION, MotionModel, PieceHeights, Point, RackError,
+    RackSection,
 };
+
+/// The widest piece the wizard takes, mm: a draughts piece is 2-5 cm across; more is a typo.
+const MAX_PIECE_MM: f64 = 100.0;
 
 /// The jog steps the operator switches between, mm.
 const STEPS_MM: [f64; 2] = [10.0, 1.0];
@@ -83,18 +87,128 @@ pub enum Target {
     SafeHeight,
     /// A drop point over the trophy bin (index from 0; one past the last adds one).
     Bin(usize),
+    /// One of the three rack slots taught; the others lie on the grid between them.
+    RackSlot(RackPoint),
     /// A spare king's slot (index from 0; one past the last adds one).
     KingSlot(usize),
     /// The resting pose.
     Park,
 }
 
+/// The rack's slots that are taught, as `[rack]` names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RackPoint {
+    /// Slot 1: row 1, column 1 (`first`).
+    First,
+    /// The last slot of row 1 (`row_end`), when a row has more than one slot.
+    RowEnd,
+    /// The first slot of the last row (`last_row`), when there is more than one row.
+    LastRow,
+}
+
+impl RackPoint {
+    const ALL: [RackPoint; 3] = [RackPoint::First, RackPoint::RowEnd, RackPoint::LastRow];
+
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The point's key in `[rack]`, as refusals name it.
+    fn key(self) -> &'static str {
+        match self {
+            RackPoint::First => "first",
+            RackPoint::RowEnd => "row_end",
+            RackPoint::LastRow => "last_row",
+        }
+    }
+}
+
+/// The rack as far as it is taught: its size, typed after `r`, and its three points.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct RackDraft {
+    /// Rows and slots per row; `None` until given.
+    size: Option<(usize, usize)>,
+    /// Taught points, in [`RackPoint`] order.
+    points: [Option<Point>; 3],
+}
+
+impl RackDraft {
+    fn from_section(section: &RackSection) -> RackDraft {
+        RackDraft {
+            size: Some((section.rows, section.columns)),
+            points: [Some(section.first), section.row_end, section.last_row],
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.size.is_none() && self.points.iter().all(Option::is_none)
+    }
+
+    /// The points this size needs: all three before the size is known, as the operator may
+    /// teach them first.
+    fn needed(&self) -> Vec<RackPoint> {
+        RackPoint::ALL
+            .into_iter()
+            .filter(|point| match (point, self.size) {
+                (RackPoint::RowEnd, Some((_, columns))) => columns > 1,
+                (RackPoint::LastRow, Some((rows, _))) => rows > 1,
+                _ => true,
+            })
+            .collect()
+    }
+
+    /// The `[rack]` table, once the size and slot 1 are given (the rest is checked by
+    /// [`Calibration::from_file`]).
+    fn section(&self) -> Option<RackSection> {
+        let (rows, columns) = self.size?;
+        let point = |p: RackPoint| self.points[p.index()].filter(|_| self.needed().contains(&p));
+        Some(RackSection {
+            rows,
+            columns,
+            first: point(RackPoint::First)?,
+            row_end: point(RackPoint::RowEnd),
+            last_row: point(RackPoint::LastRow),
+        })
+    }
+}
+
+/// What the wizard asks the operator to type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Question {
+    /// The name of a square to touch (`t`).
+    Square,
+    /// The rack's size, `ROWSxCOLUMNS` (`r`).
+    RackSize,
+    /// A piece's diameter in mm (`w`), which the rack's slots must leave room for.
+    PieceWidth,
+}
+
+impl Question {
+    /// The screen's line while the operator types `text`.
+    fn echo(self, text: &str) -> String {
+        match self {
+            Question::Square => format!("test-touch square: {text}"),
+            Question::RackSize => format!("rack size: {text}"),
+            Question::PieceWidth => format!("piece diameter: {text} mm"),
+        }
+    }
+
+    /// Whether `c` can be part of an answer.
+    fn accepts(self, c: char) -> bool {
+        match self {
+            Question::Square => c.is_ascii_alphanumeric(),
+            Question::RackSize => c.is_ascii_digit() || c == 'x',
+            Question::PieceWidth => c.is_ascii_digit() || c == '.',
+        }
+    }
+}
+
 /// What the operator is doing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Mode {
     Jogging,
-    /// Typing the name of a square to touch.
-    TypingSquare(String),
+    /// Typing an answer to a question, so far.
+    Typing(Question, String),
     /// Asked to confirm quitting without saving.
     ConfirmQuit,
 }
@@ -105,8 +219,7 @@ struct Draft {
     corners: [Option<Point>; 4],
     safe_z: Option<f64>,
     bins: Vec<Point>,
-    /// The rack as the file had it: the wizard does not teach it yet, so it is kept.
-    rack: Option<RackSection>,
+    rack: RackDraft,
     king_reserve: Vec<Point>,
     park: Option<Point>,
     arm: ArmModel,
@@ -149,7 +262,10 @@ impl Wizard {
                 }),
                 safe_z: Some(file.travel.safe_z),
                 bins: file.bins,
-                rack: file.rack,
+                rack: file
+                    .rack
+                    .as_ref()
+                    .map_or_else(RackDraft::default, RackDraft::from_section),
                 king_reserve: file.king_reserve,
                 park: Some(file.park),
                 arm: file.arm,
@@ -162,7 +278,7 @@ impl Wizard {
                 corners: [None; 4],
                 safe_z: None,
                 bins: Vec::new(),
-                rack: None,
+                rack: RackDraft::default(),
                 king_reserve: Vec::new(),
                 park: None,
                 arm: ArmModel::default(),
@@ -230,7 +346,7 @@ impl Wizard {
     /// Handles one key; returns what to do.
     pub fn key(&mut self, key: Key) -> Option<Request> {
         match std::mem::replace(&mut self.mode, Mode::Jogging) {
-            Mode::TypingSquare(name) => self.typing(name, key),
+            Mode::Typing(question, text) => self.typing(question, text, key),
             Mode::ConfirmQuit if key == Key::Char('q') => Some(Request::Quit),
             Mode::ConfirmQuit => {
                 self.message = String::from("still calibrating");
@@ -285,14 +401,20 @@ impl Wizard {
                 None
             }
             Key::Char('g') => self.go_to_target(),
-            Key::Char('t') => {
-                self.mode = Mode::TypingSquare(String::new());
-                self.message = String::from(
-                    "test-touch which square? type its name (c3) and Enter, Esc \
-                                to cancel",
-                );
-                None
-            }
+            Key::Char('t') => self.ask(
+                Question::Square,
+                "test-touch which square? type its name (c3) and Enter, Esc to cancel",
+            ),
+            Key::Char('r') => self.ask(
+                Question::RackSize,
+                "the rack's size: type rows x slots per row (4x8) and Enter, 0 for no rack, \
+                 Esc to cancel",
+            ),
+            Key::Char('w') => self.ask(
+                Question::PieceWidth,
+                "a piece's diameter: type it in mm (16.5) and Enter, 0 for the squares' \
+                 pitch, Esc to cancel",
+            ),
             Key::Char('h') if !self.moving => {
                 self.moving = true;
                 self.message =
@@ -316,22 +438,92 @@ impl Wizard {
         }
     }
 
-    fn typing(&mut self, mut name: String, key: Key) -> Option<Request> {
+    /// Starts typing an answer to `question`, with `prompt` on the screen.
+    fn ask(&mut self, question: Question, prompt: &str) -> Option<Request> {
+        self.mode = Mode::Typing(question, String::new());
+        self.message = prompt.to_owned();
+        None
+    }
+
+    fn typing(&mut self, question: Question, mut text: String, key: Key) -> Option<Request> {
         match key {
-            Key::Char(c) if c.is_ascii_alphanumeric() => name.push(c.to_ascii_lowercase()),
+            Key::Char(c) if question.accepts(c) => text.push(c.to_ascii_lowercase()),
             Key::Backspace => {
-                name.pop();
+                text.pop();
             }
             Key::Esc => {
                 self.message.clear();
                 return None;
             }
-            Key::Enter => return self.touch(&name),
+            Key::Enter => {
+                return match question {
+                    Question::Square => self.touch(&text),
+                    Question::RackSize => {
+                        self.set_rack_size(&text);
+                        None
+                    }
+                    Question::PieceWidth => {
+                        self.set_piece_width(&text);
+                        None
+                    }
+                };
+            }
             _ => {}
         }
-        self.message = format!("test-touch square: {name}");
-        self.mode = Mode::TypingSquare(name);
+        self.message = question.echo(&text);
+        self.mode = Mode::Typing(question, text);
         None
+    }
+
+    /// Takes a piece's diameter from `text` (mm, or `0` for the squares' pitch).
+    fn set_piece_width(&mut self, text: &str) {
+        match text.parse::<f64>() {
+            Ok(0.0) => {
+                self.draft.pieces.diameter_mm = None;
+                self.message =
+                    String::from("a piece is taken to be as wide as the squares are apart");
+            }
+            Ok(mm) if mm.is_finite() && mm > 0.0 && mm <= MAX_PIECE_MM => {
+                self.draft.pieces.diameter_mm = Some(mm);
+                self.message = format!("a piece is {mm:.1} mm across");
+            }
+            _ => {
+                self.message = format!(
+                    "{text:?} is not a piece's diameter: type it in mm, up to {MAX_PIECE_MM}, \
+                     such as 16.5"
+                );
+                return;
+            }
+        }
+        self.unsaved = true;
+    }
+
+    /// Takes the rack's size from `text` (`ROWSxCOLUMNS`, or `0` for no rack).
+    fn set_rack_size(&mut self, text: &str) {
+        if text == "0" {
+            self.draft.rack = RackDraft::default();
+            self.unsaved = true;
+            self.message = String::from("no rack: captured pieces go to the bins");
+            return;
+        }
+        let size = text
+            .split_once('x')
+            .and_then(|(rows, columns)| Some((rows.parse().ok()?, columns.parse().ok()?)))
+            .filter(|&(rows, columns): &(usize, usize)| {
+                rows > 0 && columns > 0 && rows * columns <= hal::arm::rack::MAX_SLOTS
+            });
+        let Some((rows, columns)) = size else {
+            self.message = format!(
+                "{text:?} is not a rack's size: type rows x slots per row, such as 4x8 (at most \
+                 {} slots), or 0 for no rack",
+                hal::arm::rack::MAX_SLOTS
+            );
+            return;
+        };
+        self.draft.rack.size = Some((rows, columns));
+        self.unsaved = true;
+        self.target = Target::RackSlot(RackPoint::First);
+        self.message = format!("the rack has {rows} x {columns} slots; teach slot 1");
     }
 
     /// Sends the arm along `path` unless a point is out of its reach.
@@ -445,6 +637,7 @@ impl Wizard {
             Target::Corner(corner) => self.draft.corners[corner_index(corner)] = Some(pose),
             Target::SafeHeight => self.draft.safe_z = Some(pose.z),
             Target::Bin(i) => set_or_push(&mut self.draft.bins, i, pose),
+            Target::RackSlot(point) => self.draft.rack.points[point.index()] = Some(pose),
             Target::KingSlot(i) => set_or_push(&mut self.draft.king_reserve, i, pose),
             Target::Park => self.draft.park = Some(pose),
         }
@@ -459,14 +652,17 @@ impl Wizard {
 
     fn delete(&mut self) {
         let removed = match self.target {
-            Target::Bin(i) if i < self.draft.bins.len() => self.draft.bins.remove(i),
+            Target::Bin(i) if i < self.draft.bins.len() => Some(self.draft.bins.remove(i)),
             Target::KingSlot(i) if i < self.draft.king_reserve.len() => {
-                self.draft.king_reserve.remove(i)
+                Some(self.draft.king_reserve.remove(i))
             }
-            _ => {
-                self.message = String::from("only bins and spare-king slots can be deleted");
-                return;
-            }
+            Target::RackSlot(point) => self.draft.rack.points[point.index()].take(),
+            _ => None,
+        };
+        let Some(removed) = removed else {
+            self.message =
+                String::from("only taught bins, rack slots and spare-king slots can be deleted");
+            return;
         };
         self.unsaved = true;
         self.message = format!("deleted {} at {removed}", self.name(self.target));
@@ -486,13 +682,34 @@ impl Wizard {
             self.message = format!("not saved: {} is not taught yet", self.name(target));
             return None;
         }
+        let rack = self.draft.rack;
+        if !rack.is_empty() && rack.section().is_none() {
+            let first = Target::RackSlot(RackPoint::First);
+            self.target = first;
+            self.message = if rack.size.is_none() {
+                String::from(
+                    "not saved: the rack's size is not given: press r and type rows x slots per \
+                     row (4x8), or 0 for no rack",
+                )
+            } else {
+                format!("not saved: {} is not taught yet", self.name(first))
+            };
+            return None;
+        }
         match Calibration::from_file(self.file()) {
             Ok(calibration) => Some(Request::Save(calibration.to_toml())),
             Err(error) => {
                 if let Some(target) = self.target_of(&error) {
                     self.target = target;
                 }
-                self.message = format!("not saved: {error}");
+                // The file's setting for the diameter is the wizard's `w`.
+                let hint = match error {
+                    CalibrationError::Rack(RackError::TooClose { .. }) => {
+                        " (w gives a piece's diameter)"
+                    }
+                    _ => "",
+                };
+                self.message = format!("not saved: {error}{hint}");
                 None
             }
         }
@@ -522,7 +739,7 @@ impl Wizard {
             },
             park: self.draft.park.unwrap_or_default(),
             bins: self.draft.bins.clone(),
-            rack: self.draft.rack.clone(),
+            rack: self.draft.rack.section(),
             king_reserve: self.draft.king_reserve.clone(),
             motion: self.draft.motion,
         }
@@ -544,6 +761,17 @@ impl Wizard {
                 _ => Some(Target::Corner(Corner::NearLeft)),
             },
             CalibrationError::NoBin => Some(Target::Bin(0)),
+            CalibrationError::Rack(error) => {
+                let key = match error {
+                    RackError::Missing { key, .. } | RackError::TooClose { key, .. } => *key,
+                    _ => "first",
+                };
+                let point = RackPoint::ALL
+                    .into_iter()
+                    .find(|point| point.key() == key)
+                    .unwrap_or(RackPoint::First);
+                Some(Target::RackSlot(point))
+            }
             CalibrationError::SafeHeightBelowBoard { .. }
             | CalibrationError::SafeHeightTooLow { .. } => Some(Target::SafeHeight),
             CalibrationError::Unreachable { points } => {
@@ -562,6 +790,8 @@ impl Wizard {
                     Some(Target::Bin(i))
                 } else if let Some(i) = number("king reserve slot ") {
                     Some(Target::KingSlot(i))
+                } else if name.starts_with("[rack]") {
+                    Some(Target::RackSlot(RackPoint::First))
                 } else if name.contains("park") {
                     Some(Target::Park)
                 } else {
@@ -572,12 +802,18 @@ impl Wizard {
         }
     }
 
-    /// The points in teaching order: the corners, the travel height, the bins and the spare
-    /// kings (each list with one place more, to add one), the park pose.
+    /// The points in teaching order: the corners, the travel height, the bins, the rack (slot
+    /// 1 only until it is begun), the spare kings (each list of bins and kings with one place
+    /// more, to add one), the park pose.
     fn targets(&self) -> Vec<Target> {
         let mut targets: Vec<Target> = Corner::ALL.into_iter().map(Target::Corner).collect();
         targets.push(Target::SafeHeight);
         targets.extend((0..=self.draft.bins.len()).map(Target::Bin));
+        if self.draft.rack.is_empty() {
+            targets.push(Target::RackSlot(RackPoint::First));
+        } else {
+            targets.extend(self.draft.rack.needed().into_iter().map(Target::RackSlot));
+        }
         targets.extend((0..=self.draft.king_reserve.len()).map(Target::KingSlot));
         targets.push(Target::Park);
         targets
@@ -602,7 +838,7 @@ impl Wizard {
         self.targets()
             .into_iter()
             .find(|t| match t {
-                Target::KingSlot(_) => false,
+                Target::KingSlot(_) | Target::RackSlot(_) => false,
                 Target::Bin(i) => *i == 0 && self.draft.bins.is_empty(),
                 _ => self.recorded(*t).is_none(),
             })
@@ -614,6 +850,7 @@ impl Wizard {
             Target::Corner(corner) => self.draft.corners[corner_index(corner)],
             Target::SafeHeight => self.draft.safe_z.map(|z| self.pose.at_height(z)),
             Target::Bin(i) => self.draft.bins.get(i).copied(),
+            Target::RackSlot(point) => self.draft.rack.points[point.index()],
             Target::KingSlot(i) => self.draft.king_reserve.get(i).copied(),
             Target::Park => self.draft.park,
         }
@@ -625,6 +862,9 @@ impl Wizard {
             Target::Corner(corner) => format!("corner {}", corner.square(self.side)),
             Target::SafeHeight => "the travel height".to_owned(),
             Target::Bin(i) => format!("bin {}", i + 1),
+            Target::RackSlot(RackPoint::First) => "rack slot 1".to_owned(),
+            Target::RackSlot(RackPoint::RowEnd) => "rack: row 1's last".to_owned(),
+            Target::RackSlot(RackPoint::LastRow) => "rack: last row's 1st".to_owned(),
             Target::KingSlot(i) => format!("spare-king slot {}", i + 1),
             Target::Park => "the park pose".to_owned(),
         }
@@ -654,6 +894,7 @@ impl Wizard {
                 }
             ),
             Target::Bin(_) => "a drop point over the trophy bin".to_owned(),
+            Target::RackSlot(point) => self.rack_instruction(point),
             Target::KingSlot(i) if i == self.draft.king_reserve.len() => format!(
                 "{}: put a spare king there and jog the tool onto its top, then press Enter \
                  (optional: Tab to skip)",
@@ -664,6 +905,29 @@ impl Wizard {
                              visitor's way, and press Enter"
                 .to_owned(),
         }
+    }
+
+    /// What to do at a rack point: give the size first, then put a man in the slot.
+    fn rack_instruction(&self, point: RackPoint) -> String {
+        let Some((rows, columns)) = self.draft.rack.size else {
+            return "the rack (optional: Tab to skip): press r and type its size, rows x slots \
+                    per row (4x8)"
+                .to_owned();
+        };
+        let slot = match point {
+            RackPoint::First => "slot 1 (row 1, column 1)".to_owned(),
+            RackPoint::RowEnd => format!("the last slot of row 1 (column {columns})"),
+            RackPoint::LastRow => format!("the first slot of the last row (row {rows})"),
+        };
+        let width = self.draft.pieces.diameter_mm.map_or_else(
+            || "as wide as a square".to_owned(),
+            |mm| format!("{mm:.1} mm"),
+        );
+        format!(
+            "the rack of {rows} x {columns} slots (r to change, 0 for none), pieces {width} \
+             across (w to change): put a man in {slot} and jog the tool onto the centre of its \
+             top, then press Enter"
+        )
     }
 
     /// The whole screen.
@@ -697,7 +961,8 @@ impl Wizard {
             text,
             "\nkeys: arrows jog x/y, PgUp/PgDn (or u/d) jog z, Space 1/10 mm, Enter record, \
              Tab/n next, Shift-Tab/p previous, g go to the point, x delete, t test-touch a \
-             square, o teach the touched square on its own, h home the arm, s save, q quit"
+             square, o teach the touched square on its own, r the rack's size, w a piece's diameter, h \
+             home the arm, s save, q quit"
         );
         text
     }

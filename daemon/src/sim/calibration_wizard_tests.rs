@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 
 use super::dobot_rig;
 use crate::calibrate::session::{Console, drive};
-use crate::calibrate::wizard::{Key, Request, Target, Wizard};
+use crate::calibrate::wizard::{Key, RackPoint, Request, Target, Wizard};
 use crate::robot::{PieceMover as _, PlannedArm, occupancy_map};
 use player::rng::SplitMix;
 
@@ -122,6 +122,32 @@ fn teach(expected: &Calibration, home: Point) -> Vec<Key> {
         visit(&mut keys, Some(*bin));
     }
     keys.push(Key::Tab); // no second bin
+    match expected.rack() {
+        Some(rack) => {
+            let section = rack.section();
+            keys.push(Key::Char('r'));
+            let size = format!("{}x{}", section.rows, section.columns);
+            keys.extend(size.chars().map(Key::Char));
+            keys.push(Key::Enter);
+            // The slots are closer than the squares: the pieces' width, measured.
+            let diameter = expected
+                .to_file()
+                .pieces
+                .diameter_mm
+                .expect("the rig's pieces");
+            keys.push(Key::Char('w'));
+            keys.extend(format!("{diameter:.1}").chars().map(Key::Char));
+            keys.push(Key::Enter);
+            // The three taught slots; the wizard asks for each that the size needs.
+            for point in [Some(section.first), section.row_end, section.last_row]
+                .into_iter()
+                .flatten()
+            {
+                visit(&mut keys, Some(point));
+            }
+        }
+        None => keys.push(Key::Tab),
+    }
     for slot in expected.king_slots() {
         visit(&mut keys, Some(*slot));
     }
@@ -187,6 +213,20 @@ async fn a_scripted_calibration_of_the_virtual_dobot_finds_its_board() {
     assert!((saved.safe_z() - expected.safe_z()).abs() < 1e-9);
     assert_eq!(saved.bins().len(), 1);
     assert_eq!(saved.king_slots().len(), expected.king_slots().len());
+    let (saved_rack, expected_rack) = (saved.rack().unwrap(), expected.rack().unwrap());
+    assert_eq!(saved_rack.len(), expected_rack.len());
+    for (i, (got, want)) in saved_rack
+        .slots()
+        .iter()
+        .zip(expected_rack.slots())
+        .enumerate()
+    {
+        assert!(
+            got.distance(*want) <= 1.0,
+            "rack slot {}: taught {got}, the slot is at {want}",
+            i + 1
+        );
+    }
     assert!(
         saved.park().distance(expected.park()) <= 0.9,
         "park taught at {}, wanted {}:\n{}",
@@ -260,7 +300,9 @@ fn taught_example() -> (Wizard, Calibration) {
     }
     record(&mut wizard, Point::new(200.0, 0.0, example.safe_z()));
     record(&mut wizard, example.bins()[0]);
-    assert_eq!(wizard.key(Key::Tab), None);
+    assert_eq!(wizard.key(Key::Tab), None); // no second bin
+    assert_eq!(wizard.target(), Target::RackSlot(RackPoint::First));
+    assert_eq!(wizard.key(Key::Tab), None); // no rack
     assert_eq!(wizard.key(Key::Tab), None); // no spare kings
     assert_eq!(wizard.target(), Target::Park);
     record(&mut wizard, example.park());
@@ -295,6 +337,7 @@ fn a_mirrored_board_is_refused_naming_the_corner_to_teach_again() {
     }
     record(&mut wizard, Point::new(200.0, 0.0, example.safe_z()));
     record(&mut wizard, example.bins()[0]);
+    wizard.key(Key::Tab);
     wizard.key(Key::Tab);
     wizard.key(Key::Tab);
     record(&mut wizard, example.park());
@@ -416,4 +459,115 @@ fn a_touched_square_that_is_off_can_be_taught_on_its_own() {
     assert_eq!(saved.square(d4), Some(actual));
     let c3 = hal::arm::BoardSquare::parse("c3").unwrap();
     assert_eq!(saved.square(c3), Some(example.corners().centre(c3)));
+}
+
+/// Types `text` as keys.
+fn type_text(wizard: &mut Wizard, text: &str) {
+    for c in text.chars() {
+        wizard.key(Key::Char(c));
+    }
+}
+
+#[test]
+fn the_rack_is_taught_with_its_size_and_saved_as_the_file_describes_it() {
+    let (mut wizard, example) = taught_example();
+    let rack = example
+        .rack()
+        .expect("the example has a rack")
+        .section()
+        .clone();
+    while wizard.target() != Target::RackSlot(RackPoint::First) {
+        wizard.key(Key::Tab);
+    }
+    assert!(wizard.screen().contains("press r"), "{}", wizard.screen());
+    // A size that is not one is refused, and nothing changes.
+    wizard.key(Key::Char('r'));
+    type_text(&mut wizard, "3y4");
+    wizard.key(Key::Enter);
+    assert!(
+        wizard.message().contains("not a rack's size"),
+        "{}",
+        wizard.message()
+    );
+    wizard.key(Key::Char('r'));
+    type_text(&mut wizard, &format!("{}x{}", rack.rows, rack.columns));
+    wizard.key(Key::Enter);
+    assert_eq!(wizard.target(), Target::RackSlot(RackPoint::First));
+    record(&mut wizard, rack.first);
+    assert_eq!(wizard.target(), Target::RackSlot(RackPoint::RowEnd));
+    record(&mut wizard, rack.row_end.unwrap());
+    assert_eq!(wizard.target(), Target::RackSlot(RackPoint::LastRow));
+    record(&mut wizard, rack.last_row.unwrap());
+    assert_eq!(wizard.target(), Target::KingSlot(0));
+    let Some(Request::Save(text)) = wizard.key(Key::Char('s')) else {
+        panic!("{}", wizard.screen());
+    };
+    let saved = Calibration::from_toml(&text).unwrap();
+    assert_eq!(saved.rack().unwrap().section(), &rack);
+    assert_eq!(saved.rack(), example.rack());
+
+    // A rack of one row needs no `last_row`, and the wizard stops asking for it.
+    wizard.key(Key::Char('r'));
+    type_text(&mut wizard, &format!("1x{}", rack.columns));
+    wizard.key(Key::Enter);
+    assert!(
+        !wizard.screen().contains("last row's"),
+        "{}",
+        wizard.screen()
+    );
+    let Some(Request::Save(text)) = wizard.key(Key::Char('s')) else {
+        panic!("{}", wizard.screen());
+    };
+    assert_eq!(
+        Calibration::from_toml(&text).unwrap().rack().unwrap().len(),
+        rack.columns
+    );
+
+    // `0`: no rack at all.
+    wizard.key(Key::Char('r'));
+    type_text(&mut wizard, "0");
+    wizard.key(Key::Enter);
+    let Some(Request::Save(text)) = wizard.key(Key::Char('s')) else {
+        panic!("{}", wizard.screen());
+    };
+    assert!(Calibration::from_toml(&text).unwrap().rack().is_none());
+}
+
+#[test]
+fn a_rack_without_its_size_or_on_the_board_is_refused_naming_what_to_teach() {
+    let (mut wizard, example) = taught_example();
+    let rack = example.rack().unwrap().section().clone();
+    while wizard.target() != Target::RackSlot(RackPoint::First) {
+        wizard.key(Key::Tab);
+    }
+    // Slot 1 taught before the size was given.
+    record(&mut wizard, rack.first);
+    assert_eq!(wizard.key(Key::Char('s')), None);
+    assert!(
+        wizard.message().contains("the rack's size is not given"),
+        "{}",
+        wizard.message()
+    );
+    assert_eq!(wizard.target(), Target::RackSlot(RackPoint::First));
+
+    // Slot 1 on the board's a1: refused as the daemon would, the cursor back on slot 1.
+    wizard.key(Key::Char('r'));
+    type_text(&mut wizard, "1x1");
+    wizard.key(Key::Enter);
+    record(&mut wizard, example.corners().corner(Corner::NearLeft));
+    assert_eq!(wizard.key(Key::Char('s')), None);
+    assert!(
+        wizard.message().contains("lies on the board"),
+        "{}",
+        wizard.message()
+    );
+    assert_eq!(wizard.target(), Target::RackSlot(RackPoint::First));
+    // Deleting slot 1 and saving asks for it again.
+    wizard.key(Key::Char('x'));
+    assert_eq!(wizard.key(Key::Char('s')), None);
+    assert!(
+        wizard.message().contains("rack slot 1 is not taught yet"),
+        "{}",
+        wizard.message()
+    );
 }
