@@ -312,10 +312,7 @@ fn taught_example() -> (Wizard, Calibration) {
 #[test]
 fn a_complete_teaching_is_offered_for_saving() {
     let (mut wizard, _) = taught_example();
-    let Some(Request::Save(text)) = wizard.key(Key::Char('s')) else {
-        panic!("{}", wizard.screen());
-    };
-    let saved = Calibration::from_toml(&text).unwrap();
+    let saved = save(&mut wizard);
     assert_eq!(saved.bins().len(), 1);
     assert!(saved.king_slots().is_empty());
 }
@@ -452,20 +449,27 @@ fn a_touched_square_that_is_off_can_be_taught_on_its_own() {
     let actual = Point::new(interpolated.x + 2.0, interpolated.y, interpolated.z);
     wizard.arrived(actual);
     assert_eq!(wizard.key(Key::Char('o')), None);
-    let Some(Request::Save(text)) = wizard.key(Key::Char('s')) else {
-        panic!("{}", wizard.screen());
-    };
-    let saved = Calibration::from_toml(&text).unwrap();
+    let saved = save(&mut wizard);
     assert_eq!(saved.square(d4), Some(actual));
     let c3 = hal::arm::BoardSquare::parse("c3").unwrap();
     assert_eq!(saved.square(c3), Some(example.corners().centre(c3)));
 }
 
-/// Types `text` as keys.
-fn type_text(wizard: &mut Wizard, text: &str) {
+/// Presses `s`, which must offer the calibration for saving; what it saves.
+fn save(wizard: &mut Wizard) -> Calibration {
+    match wizard.key(Key::Char('s')) {
+        Some(Request::Save(text)) => Calibration::from_toml(&text).unwrap(),
+        _ => panic!("not offered for saving:\n{}", wizard.screen()),
+    }
+}
+
+/// Presses `command` and answers its question with `text` and Enter.
+fn answer(wizard: &mut Wizard, command: char, text: &str) {
+    wizard.key(Key::Char(command));
     for c in text.chars() {
         wizard.key(Key::Char(c));
     }
+    wizard.key(Key::Enter);
 }
 
 #[test]
@@ -480,18 +484,20 @@ fn the_rack_is_taught_with_its_size_and_saved_as_the_file_describes_it() {
         wizard.key(Key::Tab);
     }
     assert!(wizard.screen().contains("press r"), "{}", wizard.screen());
-    // A size that is not one is refused, and nothing changes.
-    wizard.key(Key::Char('r'));
-    type_text(&mut wizard, "3y4");
-    wizard.key(Key::Enter);
+    // A size or a width that is not one is refused, and nothing changes.
+    answer(&mut wizard, 'r', "3y4");
     assert!(
         wizard.message().contains("not a rack's size"),
         "{}",
         wizard.message()
     );
-    wizard.key(Key::Char('r'));
-    type_text(&mut wizard, &format!("{}x{}", rack.rows, rack.columns));
-    wizard.key(Key::Enter);
+    answer(&mut wizard, 'w', "1000");
+    assert!(
+        wizard.message().contains("not a piece's diameter"),
+        "{}",
+        wizard.message()
+    );
+    answer(&mut wizard, 'r', &format!("{}x{}", rack.rows, rack.columns));
     assert_eq!(wizard.target(), Target::RackSlot(RackPoint::First));
     record(&mut wizard, rack.first);
     assert_eq!(wizard.target(), Target::RackSlot(RackPoint::RowEnd));
@@ -499,38 +505,22 @@ fn the_rack_is_taught_with_its_size_and_saved_as_the_file_describes_it() {
     assert_eq!(wizard.target(), Target::RackSlot(RackPoint::LastRow));
     record(&mut wizard, rack.last_row.unwrap());
     assert_eq!(wizard.target(), Target::KingSlot(0));
-    let Some(Request::Save(text)) = wizard.key(Key::Char('s')) else {
-        panic!("{}", wizard.screen());
-    };
-    let saved = Calibration::from_toml(&text).unwrap();
+    let saved = save(&mut wizard);
     assert_eq!(saved.rack().unwrap().section(), &rack);
     assert_eq!(saved.rack(), example.rack());
 
     // A rack of one row needs no `last_row`, and the wizard stops asking for it.
-    wizard.key(Key::Char('r'));
-    type_text(&mut wizard, &format!("1x{}", rack.columns));
-    wizard.key(Key::Enter);
+    answer(&mut wizard, 'r', &format!("1x{}", rack.columns));
     assert!(
         !wizard.screen().contains("last row's"),
         "{}",
         wizard.screen()
     );
-    let Some(Request::Save(text)) = wizard.key(Key::Char('s')) else {
-        panic!("{}", wizard.screen());
-    };
-    assert_eq!(
-        Calibration::from_toml(&text).unwrap().rack().unwrap().len(),
-        rack.columns
-    );
+    assert_eq!(save(&mut wizard).rack().unwrap().len(), rack.columns);
 
     // `0`: no rack at all.
-    wizard.key(Key::Char('r'));
-    type_text(&mut wizard, "0");
-    wizard.key(Key::Enter);
-    let Some(Request::Save(text)) = wizard.key(Key::Char('s')) else {
-        panic!("{}", wizard.screen());
-    };
-    assert!(Calibration::from_toml(&text).unwrap().rack().is_none());
+    answer(&mut wizard, 'r', "0");
+    assert!(save(&mut wizard).rack().is_none());
 }
 
 #[test]
@@ -551,9 +541,7 @@ fn a_rack_without_its_size_or_on_the_board_is_refused_naming_what_to_teach() {
     assert_eq!(wizard.target(), Target::RackSlot(RackPoint::First));
 
     // Slot 1 on the board's a1: refused as the daemon would, the cursor back on slot 1.
-    wizard.key(Key::Char('r'));
-    type_text(&mut wizard, "1x1");
-    wizard.key(Key::Enter);
+    answer(&mut wizard, 'r', "1x1");
     record(&mut wizard, example.corners().corner(Corner::NearLeft));
     assert_eq!(wizard.key(Key::Char('s')), None);
     assert!(
