@@ -23,6 +23,7 @@ mod operator;
 #[cfg(test)]
 mod operator_tests;
 mod play_level;
+pub mod puzzles;
 mod record;
 mod reset;
 mod set_up;

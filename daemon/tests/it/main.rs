@@ -7,6 +7,7 @@ mod dxp;
 mod external_engine;
 mod hub;
 mod operator_page;
+mod puzzles;
 mod run;
 mod run_on_ptys;
 mod sim;
