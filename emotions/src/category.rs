@@ -61,11 +61,15 @@ pub enum Category {
     Goodbye,
     /// After a game the robot puts the pieces back for the next one (`game.reset_board`).
     TidyUp,
+    /// Puzzle mode: the robot has set up a puzzle and challenges the visitor to solve it.
+    Puzzle,
+    /// Puzzle mode: the visitor's move was not the shot.
+    PuzzleMiss,
 }
 
 impl Category {
     /// Every category, in the order the docs list them.
-    pub const ALL: [Category; 23] = [
+    pub const ALL: [Category; 25] = [
         Category::GameStart,
         Category::Thinking,
         Category::GoodMoveSelf,
@@ -89,6 +93,8 @@ impl Category {
         Category::Idle,
         Category::Goodbye,
         Category::TidyUp,
+        Category::Puzzle,
+        Category::PuzzleMiss,
     ];
 
     /// Whether a line of this category is said every time, ignoring chance, cooldowns and the
@@ -110,6 +116,8 @@ impl Category {
                 | Category::Loss
                 | Category::Draw
                 | Category::TidyUp
+                | Category::Puzzle
+                | Category::PuzzleMiss
         )
     }
 
@@ -139,6 +147,8 @@ impl Category {
             Category::Idle => "idle",
             Category::Goodbye => "goodbye",
             Category::TidyUp => "tidy_up",
+            Category::Puzzle => "puzzle",
+            Category::PuzzleMiss => "puzzle_miss",
         }
     }
 

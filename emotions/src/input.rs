@@ -47,6 +47,10 @@ pub enum Input {
     GameOver(RobotResult),
     /// After the game the arm starts putting the pieces back for the next one.
     TidyingUp,
+    /// Puzzle mode: a puzzle is on the board, the visitor to solve it.
+    PuzzleSetUp,
+    /// Puzzle mode: the visitor's move was not the shot.
+    PuzzleMissed,
 }
 
 /// What the robot's search says about the position after the visitor's move.

@@ -211,6 +211,15 @@ impl Mind {
                 self.last_seen = now;
                 self.say(Category::TidyUp, 1.0, None, now)
             }
+            Input::PuzzleSetUp => {
+                self.activity = Activity::VisitorTurn;
+                self.last_seen = now;
+                self.say(Category::Puzzle, 1.0, None, now)
+            }
+            Input::PuzzleMissed => {
+                self.last_seen = now;
+                self.say(Category::PuzzleMiss, 1.0, None, now)
+            }
         }
     }
 

@@ -319,7 +319,9 @@ impl Cooldowns {
             | Category::Win
             | Category::Loss
             | Category::Draw
-            | Category::TidyUp => Millis::ZERO,
+            | Category::TidyUp
+            | Category::Puzzle
+            | Category::PuzzleMiss => Millis::ZERO,
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use emotions::Language;
 use rules::recognition::{ArmCheck, ArmProblem, MistakeKind, Recognition};
-use rules::{Bitboard, Move, Square, Variant};
+use rules::{Bitboard, Color, Move, Square, Variant};
 
 use crate::compose::{Filler, say};
 use crate::hint::Hint;
@@ -236,5 +236,33 @@ impl Speaker {
                 .ok()
         });
         squares
+    }
+}
+
+/// What the robot says in puzzle mode, after its line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PuzzleSpeech {
+    /// The challenge: this side is to play and win.
+    Challenge(Color),
+    /// The visitor's move was the shot's, and the shot goes on.
+    GoOn,
+    /// The visitor played the whole shot.
+    Solved,
+    /// Not the shot: the pieces go back on these squares, and the visitor tries again.
+    TryAgain(Bitboard),
+    /// Not the shot again: the pieces go back on these squares, then the robot shows it.
+    Show(Bitboard),
+}
+
+/// What the robot says about a puzzle (see [`PuzzleSpeech`]), with the squares to put back.
+pub fn explain_puzzle(language: Language, variant: Variant, speech: PuzzleSpeech) -> Utterance {
+    let speaker = Speaker { language, variant };
+    match speech {
+        PuzzleSpeech::Challenge(Color::White) => speaker.say(Phrase::PuzzleWhite, &[]),
+        PuzzleSpeech::Challenge(Color::Black) => speaker.say(Phrase::PuzzleBlack, &[]),
+        PuzzleSpeech::GoOn => speaker.say(Phrase::PuzzleGoOn, &[]),
+        PuzzleSpeech::Solved => speaker.say(Phrase::PuzzleSolved, &[]),
+        PuzzleSpeech::TryAgain(restore) => speaker.listing(Phrase::PuzzleTryAgain, restore),
+        PuzzleSpeech::Show(restore) => speaker.listing(Phrase::PuzzleShow, restore),
     }
 }

@@ -92,6 +92,18 @@ pub(crate) enum Phrase {
     /// After the game: the visitor's move `{route}` was where the game turned, after a good
     /// start.
     TurningPointAfterGoodPlay,
+    /// Puzzle mode's challenge, White to move.
+    PuzzleWhite,
+    /// Puzzle mode's challenge, Black to move.
+    PuzzleBlack,
+    /// The visitor found the shot's move, and it has more to it.
+    PuzzleGoOn,
+    /// The visitor played the whole shot.
+    PuzzleSolved,
+    /// Not the shot: put the pieces back on `{squares}` and try again.
+    PuzzleTryAgain(Count),
+    /// Not the shot again: put the pieces back on `{squares}`; the robot shows the solution.
+    PuzzleShow(Count),
 }
 
 impl Phrase {
@@ -120,6 +132,10 @@ impl Phrase {
             Phrase::Praise,
             Phrase::TurningPoint,
             Phrase::TurningPointAfterGoodPlay,
+            Phrase::PuzzleWhite,
+            Phrase::PuzzleBlack,
+            Phrase::PuzzleGoOn,
+            Phrase::PuzzleSolved,
         ];
         for count in [Count::One, Count::Many] {
             all.extend([
@@ -133,6 +149,8 @@ impl Phrase {
                 Phrase::CoachCapture(count),
                 Phrase::CoachWins(count),
                 Phrase::TakeBackOffer(count),
+                Phrase::PuzzleTryAgain(count),
+                Phrase::PuzzleShow(count),
             ]);
         }
         all
@@ -173,6 +191,12 @@ impl Phrase {
             Phrase::Praise => ("praise", None),
             Phrase::TurningPoint => ("turning_point", None),
             Phrase::TurningPointAfterGoodPlay => ("turning_point.after_good_play", None),
+            Phrase::PuzzleWhite => ("puzzle.white", None),
+            Phrase::PuzzleBlack => ("puzzle.black", None),
+            Phrase::PuzzleGoOn => ("puzzle.go_on", None),
+            Phrase::PuzzleSolved => ("puzzle.solved", None),
+            Phrase::PuzzleTryAgain(count) => ("puzzle.try_again", Some(count)),
+            Phrase::PuzzleShow(count) => ("puzzle.show", Some(count)),
         };
         match count {
             Some(count) => format!("{stem}.{}", count.suffix()),

@@ -60,6 +60,18 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::TurningPointAfterGoodPlay => {
             "The turning point was your move {route}; until then you were doing well."
         }
+        Phrase::PuzzleWhite => "A puzzle: White to play and win. Find the winning shot!",
+        Phrase::PuzzleBlack => "A puzzle: Black to play and win. Find the winning shot!",
+        Phrase::PuzzleGoOn => "The shot is not over yet: your move again.",
+        Phrase::PuzzleSolved => "That is the winning shot!",
+        Phrase::PuzzleTryAgain(One) => "Put the piece back on square {squares} and try again.",
+        Phrase::PuzzleTryAgain(Many) => "Put the pieces back on squares {squares} and try again.",
+        Phrase::PuzzleShow(One) => {
+            "Put the piece back on square {squares}, and I will show you the solution."
+        }
+        Phrase::PuzzleShow(Many) => {
+            "Put the pieces back on squares {squares}, and I will show you the solution."
+        }
     }
 }
 
