@@ -370,11 +370,56 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         tally[2],
         f64::from(args.games) - first_score
     );
+    println!("{}", elo_line(tally));
     report(&players);
     if let Some(out) = &mut v_log {
         out.flush().context("writing the v log")?;
     }
     Ok(())
+}
+
+/// The first player's score as an Elo difference with its 95% interval, from the games'
+/// wins, draws and losses (`tally`): the interval is the score's normal approximation
+/// (1.96 standard errors of the mean game result) carried through the logistic curve, so a
+/// ladder says how far its figure can be trusted.
+fn elo_line(tally: [u32; 3]) -> String {
+    let games = f64::from(tally[0] + tally[1] + tally[2]);
+    if games == 0.0 {
+        return "no games, no Elo".to_owned();
+    }
+    let score = (f64::from(tally[0]) + f64::from(tally[1]) / 2.0) / games;
+    let variance = (f64::from(tally[0]) * (1.0 - score).powi(2)
+        + f64::from(tally[1]) * (0.5 - score).powi(2)
+        + f64::from(tally[2]) * score.powi(2))
+        / games;
+    let margin = 1.96 * (variance / games).sqrt();
+    let (elo, low, high) = (elo(score), elo(score - margin), elo(score + margin));
+    format!(
+        "score {:.1}% over {games} games: Elo difference for the first {} (95%: {} to {}; \
+         ±{:.0} at this score)",
+        score * 100.0,
+        signed(elo),
+        signed(low),
+        signed(high),
+        (high - low) / 2.0
+    )
+}
+
+/// The Elo difference a score (0 to 1) stands for; infinite at 0 and 1.
+fn elo(score: f64) -> f64 {
+    -400.0 * (1.0 / score.clamp(0.0, 1.0) - 1.0).log10()
+}
+
+fn signed(elo: f64) -> String {
+    // An even score's -0.0 prints as 0.
+    let elo = elo + 0.0;
+    if elo.is_finite() {
+        format!("{elo:+.0}")
+    } else if elo > 0.0 {
+        "+inf".to_owned()
+    } else {
+        "-inf".to_owned()
+    }
 }
 
 /// What each player spent, and what a `hub:` player's engine and an adaptive player did.
@@ -459,7 +504,20 @@ fn random_opening(variant: Variant, plies: u32, rng: &mut SplitMix) -> Vec<Move>
 
 #[cfg(test)]
 mod tests {
-    use super::PlayerSpec;
+    use super::{PlayerSpec, elo_line};
+
+    /// Checked against the usual formulas: 64% is +100 Elo; an even score is 0 with an
+    /// interval that narrows as draws replace wins and losses.
+    #[test]
+    fn elo_lines_give_the_difference_and_its_interval() {
+        let line = elo_line([64, 0, 36]);
+        assert!(line.contains("score 64.0% over 100 games"), "{line}");
+        assert!(line.contains("first +100 (95%: +32 to +176"), "{line}");
+        let even = elo_line([25, 50, 25]);
+        assert!(even.contains("first +0 (95%: -48 to +48; ±48"), "{even}");
+        assert!(elo_line([3, 0, 0]).contains("+inf"));
+        assert_eq!(elo_line([0, 0, 0]), "no games, no Elo");
+    }
 
     #[test]
     fn player_forms_parse_and_print_back() {
