@@ -27,6 +27,15 @@ pub const WIN: i32 = 30_000;
 /// Scores beyond this are forced wins or losses.
 pub const WIN_THRESHOLD: i32 = WIN - 1_000;
 const MAX_PLY: usize = 128;
+/// Half-width of the first aspiration window, in hundredths of a man.
+const ASPIRATION_WINDOW: i32 = 40;
+/// Remaining depth from which late moves are reduced.
+const LMR_DEPTH: i32 = 3;
+/// Moves searched in full at a node before the rest may be reduced.
+const LMR_MOVES: usize = 3;
+/// The rank [`Searcher::rank`] gives the second killer: a move ranked below it is ordered by
+/// history alone.
+const KILLER_RANK: u64 = 1 << 39;
 /// The longest line the table's best moves are followed for after the searched line.
 const PV_LEN: usize = 32;
 
@@ -97,6 +106,9 @@ pub struct Searcher {
     nodes: u64,
     node_limit: u64,
     aborted: bool,
+    /// Whether late moves are reduced and the root searched in aspiration windows (off only
+    /// to check the search against plain minimax).
+    pruning: bool,
 }
 
 impl Default for Searcher {
@@ -119,7 +131,17 @@ impl Searcher {
             nodes: 0,
             node_limit: u64::MAX,
             aborted: false,
+            pruning: true,
         }
+    }
+
+    /// The same searcher without late-move reductions or aspiration windows: it then scores
+    /// exactly as plain minimax to the same depth, which a test checks; the pruning itself is
+    /// checked by the tactics suite's known winning shots.
+    #[must_use]
+    pub fn without_pruning(mut self) -> Searcher {
+        self.pruning = false;
+        self
     }
 
     /// Forgets everything learned (for a new game or reproducible measurements).
@@ -157,6 +179,7 @@ impl Searcher {
         self.node_limit = limits.nodes;
         self.aborted = false;
         self.killers.fill([None; 2]);
+        self.table.new_search();
         let root_moves = position.legal_moves();
         let mut result = SearchResult {
             best: root_moves.first().copied(),
@@ -180,7 +203,7 @@ impl Searcher {
             }
             self.path.clear();
             self.path.extend(history.iter().map(key));
-            let score = self.negamax(position, depth as i32, 0, -WIN - 1, WIN + 1, 0, stop);
+            let score = self.aspiration(position, depth as i32, result.score, stop);
             if self.aborted {
                 break;
             }
@@ -200,6 +223,44 @@ impl Searcher {
         }
         result.nodes = self.nodes;
         result
+    }
+
+    /// One iteration at the root, in a window around the last iteration's score (`guess`)
+    /// that widens each time the score falls outside it: a narrow window cuts off more, and
+    /// the score rarely moves far from one depth to the next. Without pruning, and for the
+    /// first iterations or a win found, the window is the whole range.
+    fn aspiration(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        guess: i32,
+        stop: &AtomicBool,
+    ) -> i32 {
+        let (mut alpha, mut beta) = (-WIN - 1, WIN + 1);
+        let mut delta = ASPIRATION_WINDOW;
+        if self.pruning && depth >= 4 && guess.abs() < WIN_THRESHOLD {
+            alpha = guess - delta;
+            beta = guess + delta;
+        }
+        loop {
+            let score = self.negamax(position, depth, 0, alpha, beta, 0, stop);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha && alpha > -WIN - 1 {
+                delta *= 2;
+                alpha = (score - delta).max(-WIN - 1);
+            } else if score >= beta && beta < WIN + 1 {
+                delta *= 2;
+                beta = (score + delta).min(WIN + 1);
+            } else {
+                return score;
+            }
+            // A win or loss in sight is searched with the whole window.
+            if score.abs() >= WIN_THRESHOLD {
+                (alpha, beta) = (-WIN - 1, WIN + 1);
+            }
+        }
     }
 
     fn should_stop(&mut self, stop: &AtomicBool) -> bool {
@@ -245,8 +306,19 @@ impl Searcher {
         if depth <= 0 || ply >= MAX_PLY {
             let count = position.count_legal_moves_into(&mut moves);
             if moves.is_empty() && count > 0 {
-                self.buffers[ply] = moves;
-                return evaluate(position);
+                // A leaf where the opponent threatens a capture is looked at one ply further
+                // (its replies searched to depth -1, where no threat extends again): the static
+                // evaluation cannot see a piece about to be lost.
+                if self.pruning
+                    && depth == 0
+                    && ply < MAX_PLY
+                    && position.with_turn(!position.turn()).has_capture()
+                {
+                    position.legal_moves_into(&mut moves);
+                } else {
+                    self.buffers[ply] = moves;
+                    return evaluate(position);
+                }
             }
         } else {
             position.legal_moves_into(&mut moves);
@@ -285,8 +357,8 @@ impl Searcher {
                 Goal::Lose => WIN - ply as i32,
             };
         }
-        let forced_capture = moves[0].is_capture();
-        if (depth <= 0 && !forced_capture) || ply >= MAX_PLY {
+        // A quiet leaf returned in `negamax` unless a threat extends it.
+        if ply >= MAX_PLY {
             return evaluate(position);
         }
         let original_alpha = *alpha;
@@ -323,10 +395,20 @@ impl Searcher {
             } else {
                 reversible
             };
+            let reduction = if self.pruning
+                && next_depth == depth - 1
+                && i >= LMR_MOVES
+                && ranks[i] < KILLER_RANK
+            {
+                reduction(mv, &child, depth, i, beta - *alpha == 1)
+            } else {
+                0
+            };
             let score = self.child(
                 &child,
                 i == 0,
                 next_depth,
+                reduction,
                 ply,
                 *alpha,
                 beta,
@@ -358,31 +440,27 @@ impl Searcher {
         }
         self.path.pop();
         self.ranks[ply] = ranks;
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.table.store(Entry {
+        let entry = Entry {
             key,
             best: best_move.as_ref().map(MoveKey::of),
             score: to_table(best_score, ply),
             depth,
-            bound,
-        });
+            bound: bound(best_score, original_alpha, beta),
+        };
+        self.table.store(entry);
         best_score
     }
 
     /// Searches a child: the first move with the full window, the others with a null window
-    /// first and again with the full one if they turn out better (principal-variation search).
+    /// first and again with the full one if they turn out better (principal-variation search);
+    /// a reduced move first `reduction` plies shallower, kept only if it fails low there.
     #[allow(clippy::too_many_arguments, reason = "the search state of one node")]
     fn child(
         &mut self,
         child: &Position,
         first: bool,
         depth: i32,
+        reduction: i32,
         ply: usize,
         alpha: i32,
         beta: i32,
@@ -391,6 +469,20 @@ impl Searcher {
     ) -> i32 {
         if first {
             return -self.negamax(child, depth, ply + 1, -beta, -alpha, reversible, stop);
+        }
+        if reduction > 0 {
+            let reduced = -self.negamax(
+                child,
+                depth - reduction,
+                ply + 1,
+                -alpha - 1,
+                -alpha,
+                reversible,
+                stop,
+            );
+            if reduced <= alpha {
+                return reduced;
+            }
         }
         let probe = -self.negamax(child, depth, ply + 1, -alpha - 1, -alpha, reversible, stop);
         if probe > alpha && probe < beta {
@@ -434,7 +526,7 @@ impl Searcher {
                 } else if killers[0] == Some(key) {
                     (1 << 39) + 1
                 } else if killers[1] == Some(key) {
-                    1 << 39
+                    KILLER_RANK
                 } else {
                     u64::from(self.history[Self::history_index(mv)])
                 }
@@ -473,6 +565,33 @@ impl Searcher {
             current.play_unchecked(&mv);
         }
         pv
+    }
+}
+
+/// What a node's best score says of its value, searched in (`alpha`, `beta`).
+fn bound(best_score: i32, alpha: i32, beta: i32) -> Bound {
+    if best_score >= beta {
+        Bound::Lower
+    } else if best_score > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
+/// How many plies shallower the `index`th move at a node of `depth` is searched first
+/// (late-move reductions), for a late move that is neither the table move nor a killer:
+/// ordering put the likely best first, and a reduced move that beats alpha is searched
+/// again in full. Not reduced: captures, crownings, and a move that offers the opponent a
+/// capture, where draughts' shots begin. Away from the principal variation (`null_window`)
+/// the latest moves lose two plies.
+fn reduction(mv: &Move, child: &Position, depth: i32, index: usize, null_window: bool) -> i32 {
+    if depth < LMR_DEPTH || mv.is_capture() || mv.promotes() || child.has_capture() {
+        0
+    } else if null_window && index >= 2 * LMR_MOVES && depth >= 2 * LMR_DEPTH {
+        2
+    } else {
+        1
     }
 }
 
