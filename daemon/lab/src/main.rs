@@ -4,6 +4,7 @@
 //! package. How they are used: `training/README.md`.
 
 mod datagen;
+mod egdb;
 mod match_games;
 mod say;
 mod search;
@@ -39,6 +40,8 @@ enum LabCommand {
     /// Write positions from a network's MCTS games against itself, to refine it (see
     /// training/README.md).
     Selfplay(selfplay::Args),
+    /// Build the endgame tables, or probe them (see docs/egdb.md).
+    Egdb(egdb::Args),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +60,7 @@ fn main() -> ExitCode {
         LabCommand::Say(args) => say::run(&args),
         LabCommand::Datagen(args) => datagen::run(&args),
         LabCommand::Selfplay(args) => selfplay::run(&args),
+        LabCommand::Egdb(args) => egdb::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
