@@ -1,9 +1,11 @@
 //! Alpha-beta search: the fallback player when no network can be loaded, the teacher for
 //! training, and a yardstick for the others.
 //!
-//! Negamax with principal-variation search, iterative deepening, a transposition table, killer
-//! and history move ordering. Captures are compulsory in draughts, so the search never stops
-//! in a position where the side to move must capture (that is its quiescence search). Time is
+//! Negamax with principal-variation search, iterative deepening in aspiration windows, a
+//! transposition table (buckets replaced by age, then depth), killer and history move ordering,
+//! and late-move reductions. Captures are compulsory in draughts, so the search never stops
+//! in a position where the side to move must capture (that is its quiescence search), and a
+//! leaf where the opponent threatens a capture is searched one ply further. Time is
 //! not read here: the caller sets the `stop` flag (the daemon does it from a timer) and gives
 //! node and depth limits, so a search is reproducible.
 #![warn(missing_docs)]
