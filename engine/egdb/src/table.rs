@@ -4,10 +4,10 @@ use std::fs;
 use std::io::Write as _;
 use std::path::Path;
 
-use rules::Variant;
+use rules::{Position, Variant};
 
 use crate::file::{self, Fault, HEADER_LEN, MAGIC, TableError};
-use crate::index::{Index, Pieces};
+use crate::index::{Index, Pieces, position_of};
 use crate::{Material, Wdl};
 
 /// The values of every position of one material, two bits each.
@@ -79,6 +79,13 @@ impl Table {
             // Loads refuse the code 0, and tables are built with all three others.
             _ => Wdl::Loss,
         }
+    }
+
+    /// The position of number `i` (below [`Table::len`]), White to move: with its value
+    /// from [`Table::get`], a way to list a table's wins or check it against the rules.
+    pub fn position(&self, i: u64) -> Position {
+        position_of(self.variant, &self.index.pieces(i))
+            .expect("every number of a perfect index is a legal position")
     }
 
     pub(crate) fn value_of(&self, pieces: &Pieces) -> Wdl {

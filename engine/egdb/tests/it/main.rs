@@ -2,5 +2,6 @@
 //! files against corruption.
 
 mod brute_force;
+mod consistency;
 mod files;
 mod known_results;
