@@ -21,7 +21,7 @@ pub use load::{ENV_PREFIX, LoadError, load, load_with_env, parse};
 // The level is the host's type (its events name it), like the coach's settings.
 pub use host::{PlayLevel, PlayLevelError};
 pub use sections::{
-    ArmKind, DeviceSettings, EngineLevels, GameSettings, OperatorSettings, PathSettings,
+    ArmKind, DeviceSettings, EngineLevels, GameMode, GameSettings, OperatorSettings, PathSettings,
     PlaySettings, RobotSide, SensorSettings, Settings,
 };
 pub use setting_error::{Origin, SettingError};

@@ -48,6 +48,8 @@ pub struct GameSettings {
     /// After a game, the robot puts the pieces back to the next game's start itself (with a
     /// calibrated rack); otherwise the visitor or the operator does.
     pub reset_board: bool,
+    /// Games from the start, or puzzles: known combinations the visitor is to find.
+    pub mode: GameMode,
 }
 
 impl Default for GameSettings {
@@ -56,8 +58,20 @@ impl Default for GameSettings {
             variant: Variant::Russian,
             robot: RobotSide::Alternate,
             reset_board: false,
+            mode: GameMode::Play,
         }
     }
+}
+
+/// What the robot offers at its stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameMode {
+    /// Games from the start.
+    Play,
+    /// Puzzles: the robot sets up a known combination and the visitor finds the winning shot
+    /// (the variant's shipped puzzles; a variant without any plays games).
+    Puzzle,
 }
 
 #[allow(

@@ -23,6 +23,9 @@ mod operator;
 #[cfg(test)]
 mod operator_tests;
 mod play_level;
+mod puzzle;
+#[cfg(test)]
+mod puzzle_tests;
 pub mod puzzles;
 mod record;
 mod reset;
@@ -257,6 +260,11 @@ pub struct Host {
     alternatives: Option<Vec<(Move, f32)>>,
     /// The position the operator asked the next game to be played from.
     set_up: Option<Box<set_up::SetUpTarget>>,
+    /// Puzzle mode's puzzles (none: games from the start), and the next one to set up.
+    puzzles: Vec<puzzles::Puzzle>,
+    next_puzzle: usize,
+    /// The puzzle on the board.
+    puzzle: Option<Box<puzzle::PuzzleRun>>,
 }
 
 impl Host {
@@ -288,6 +296,9 @@ impl Host {
             ratings: Vec::new(),
             alternatives: None,
             set_up: None,
+            puzzles: Vec::new(),
+            next_puzzle: 0,
+            puzzle: None,
         }
     }
 
@@ -489,14 +500,12 @@ impl Host {
             RobotColor::Alternate => self.variant.rules().first,
         };
         self.game = Game::new(self.variant);
-        // A position the operator set up is played from instead (unless a reload changed the
-        // variant meanwhile).
-        if let Some(target) = self
-            .set_up
-            .take()
-            .map(|target| *target)
-            .filter(|target| target.position.variant() == self.variant)
-        {
+        // A position the operator set up, or puzzle mode's next puzzle, is played from instead
+        // (unless a reload changed the variant meanwhile).
+        let set_up = self.pending_set_up();
+        self.set_up = None;
+        let puzzle = set_up.is_some_and(|(_, puzzle)| puzzle);
+        if let Some((target, _)) = set_up {
             self.robot = target.robot;
             self.game = Game::from_position(target.position);
         }
@@ -511,6 +520,10 @@ impl Host {
             robot: self.robot,
             game: self.games_started,
         }));
+        if puzzle {
+            self.begin_puzzle(now, out);
+            return;
+        }
         self.feel(Input::GameStarted, now, out);
         if self.game.position().turn() == self.robot {
             self.think(now, out);
@@ -530,6 +543,10 @@ impl Host {
         let empty = Bitboard::EMPTY;
         // Everything but a clean move is refused with a reason and the squares to fix.
         let (kind, reason, remove, place) = match recognition {
+            Recognition::Move(mv) if self.in_puzzle() => {
+                self.puzzle_move(position, mv, now, out);
+                return;
+            }
             Recognition::Move(mv) => {
                 self.set_lights(BoardLighting::DARK, out);
                 self.game.play(&mv).expect("recognised moves are legal");
@@ -766,11 +783,17 @@ impl Host {
         });
         self.feel_explaining(Input::GameOver(feeling), || explanation, now, out);
         self.set_lights(BoardLighting::DARK, out);
+        self.after_game();
+    }
+
+    /// Between games: waiting for the board to be set up for the next one.
+    fn after_game(&mut self) {
         self.state = State::WaitingForSetup;
         self.paused = false;
         self.held_reply = None;
         self.hints = hint::Hints::default();
         self.ambiguous.clear();
+        self.puzzle = None;
         self.begin_next_game_settings();
     }
 
@@ -936,6 +959,9 @@ impl Host {
     }
 
     fn after_robot_move(&mut self, now: Millis, out: &mut Vec<Action>) {
+        if self.puzzle_arm_done(out) {
+            return;
+        }
         if !self.check_game_over(now, out) {
             self.state = State::VisitorTurn;
         }

@@ -169,6 +169,17 @@ pub enum LogEvent {
         /// `robot` when the arm finished it, `visitor` when people filled the last squares.
         by: SetUpBy,
     },
+    /// Puzzle mode: the visitor's move was not the shot; they put it back and try again, or
+    /// the robot shows the solution.
+    PuzzleMiss {
+        /// The visitor's move.
+        #[serde(rename = "move")]
+        mv: String,
+        /// The solution's move there.
+        expected: String,
+        /// Whether the robot now shows the solution.
+        showing: bool,
+    },
     /// The coach rated the visitor's last move (before the robot's reply to it is made).
     Advice {
         /// `inaccuracy`, `mistake` or `blunder`.

@@ -225,6 +225,9 @@ impl Host {
         let scan = scan & self.variant.geometry().all();
         if scan == target {
             self.set_lights(BoardLighting::DARK, out);
+            if self.puzzle_board_back(out) {
+                return;
+            }
             if self.game.position().turn() == self.robot {
                 self.think(now, out);
             } else {

@@ -15,12 +15,13 @@ impl Host {
     }
 
     /// The next game's start, which a reset sets up: the position the operator asked for
-    /// (see `set_up.rs`), or else the variant's start.
+    /// (see `set_up.rs`), or else puzzle mode's next puzzle, or else the variant's start.
     pub fn next_start(&self) -> Position {
         let variant = self.next_variant();
-        self.set_up
-            .as_deref()
-            .map(|target| target.position)
+        let operator = self.set_up.as_deref().map(|target| target.position);
+        let puzzle = || self.next_puzzle_target().map(|target| target.position);
+        operator
+            .or_else(puzzle)
             .filter(|position| position.variant() == variant)
             .unwrap_or_else(|| Position::new(variant))
     }

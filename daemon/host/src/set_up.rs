@@ -74,7 +74,7 @@ impl Host {
         if self.state != State::WaitingForSetup {
             return out;
         }
-        let Some(target) = self.set_up.as_deref().copied() else {
+        let Some((target, _)) = self.pending_set_up() else {
             return out;
         };
         let scan = scan & self.variant.geometry().all();
@@ -89,13 +89,20 @@ impl Host {
     /// Whether `scan` shows the board ready for the next game: the operator's position's
     /// squares exactly, or else the variant's start.
     pub(crate) fn set_up_complete(&self, scan: Bitboard) -> bool {
-        let set_up = self
-            .set_up
-            .as_deref()
-            .filter(|target| target.position.variant() == self.variant);
-        match set_up {
-            Some(target) => scan & self.variant.geometry().all() == target.position.occupied(),
+        match self.pending_set_up() {
+            Some((target, _)) => scan & self.variant.geometry().all() == target.position.occupied(),
             None => rules::recognition::check_setup(self.variant, scan).is_complete(),
         }
+    }
+
+    /// The position the next game is to be played from, if not the variant's start: the
+    /// operator's, or else puzzle mode's next puzzle (then `true`); only in the current
+    /// variant.
+    pub(crate) fn pending_set_up(&self) -> Option<(SetUpTarget, bool)> {
+        let operator = self.set_up.as_deref().map(|target| (*target, false));
+        let puzzle = || self.next_puzzle_target().map(|target| (target, true));
+        operator
+            .or_else(puzzle)
+            .filter(|(target, _)| target.position.variant() == self.variant)
     }
 }

@@ -456,7 +456,9 @@ impl PageStateTracker {
             // taken back.
             LogEvent::Advice { kind, mv, text, .. } => self.advice(t, *kind, mv, text),
             LogEvent::VisitorMove { .. } => self.state.devices.board = DeviceState::ok(),
-            LogEvent::BoardReset { .. } | LogEvent::PositionSetUp { .. } => {
+            LogEvent::BoardReset { .. }
+            | LogEvent::PositionSetUp { .. }
+            | LogEvent::PuzzleMiss { .. } => {
                 self.record_reset(t, event);
             }
             LogEvent::VisitorMistake { message, .. } => self.problem(t, "mistake", message),
@@ -534,7 +536,8 @@ impl PageStateTracker {
         self.problem(t, "advice", &said);
     }
 
-    /// A reset of the board after a game, or the next game's start set up, in the list.
+    /// A reset of the board after a game, the next game's position set up, or a puzzle's
+    /// miss, in the list.
     fn record_reset(&mut self, t: u64, event: &LogEvent) {
         match event {
             LogEvent::BoardReset {
@@ -571,6 +574,19 @@ impl PageStateTracker {
                     "set_up",
                     &format!("the next game's position set up by {who}: {fen}"),
                 );
+            }
+            LogEvent::PuzzleMiss {
+                mv,
+                expected,
+                showing,
+            } => {
+                let then = if *showing {
+                    "the robot shows the solution"
+                } else {
+                    "tried again"
+                };
+                let text = format!("puzzle: {mv} is not the shot ({expected}); {then}");
+                self.problem(t, "puzzle", &text);
             }
             _ => {}
         }

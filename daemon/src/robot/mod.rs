@@ -99,6 +99,8 @@ pub struct LoopConfig {
     pub archive_tags: Vec<(String, String)>,
     /// After a game the arm sets the board up for the next (`game.reset_board`).
     pub reset_board: bool,
+    /// Games from the start or puzzles (`game.mode`).
+    pub mode: checkerbot_config::GameMode,
 }
 
 impl LoopConfig {
@@ -130,6 +132,35 @@ impl LoopConfig {
                 ),
             ],
             reset_board: settings.game.reset_board,
+            mode: settings.game.mode,
+        }
+    }
+
+    /// Whether the arm sets the board up between games: asked for, or in puzzle mode, where
+    /// each puzzle is set up.
+    fn sets_board_up(&self) -> bool {
+        self.reset_board || self.mode == checkerbot_config::GameMode::Puzzle
+    }
+}
+
+/// Puzzle mode's puzzles for `variant` (none in play mode, or for a variant without any, which
+/// then plays games, after a warning).
+fn puzzles_for(
+    mode: checkerbot_config::GameMode,
+    variant: rules::Variant,
+) -> Vec<host::puzzles::Puzzle> {
+    if mode != checkerbot_config::GameMode::Puzzle {
+        return Vec::new();
+    }
+    match host::puzzles::shipped(variant) {
+        Ok(puzzles) if !puzzles.is_empty() => puzzles,
+        Ok(_) => {
+            tracing::warn!("game.mode is puzzle but {variant} has no puzzles: it plays games");
+            Vec::new()
+        }
+        Err(err) => {
+            tracing::warn!("the shipped puzzles do not read ({err}): the robot plays games");
+            Vec::new()
         }
     }
 }
@@ -313,6 +344,8 @@ where
         } = startup;
         // The visitor's messages and the explanations are in the voice's language.
         host.set_language(voice.language());
+        let variant = host.next_variant();
+        host.set_puzzles(puzzles_for(config.mode, variant));
         host.set_forgiving(forgiving(brain.level()));
         let session = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -397,6 +430,8 @@ where
         self.host.set_language(settings.sounds.language);
         self.host.set_coach(settings.coach);
         self.host.set_forgiving(forgiving(settings.play.level));
+        self.host
+            .set_puzzles(puzzles_for(settings.game.mode, settings.game.variant));
         if let Some(link) = &mut self.operator {
             link.settings = settings.clone();
         }
@@ -459,6 +494,11 @@ where
         board_poll.set_missed_tick_behavior(MissedTickBehavior::Delay);
         let resumed = std::mem::take(&mut self.resume_actions);
         self.dispatch(resumed, &mut workers).await?;
+        // In puzzle mode the arm sets up the first puzzle too.
+        if self.config.mode == checkerbot_config::GameMode::Puzzle {
+            self.reset_wanted = true;
+            self.maybe_start_reset(&mut workers).await?;
+        }
         self.publish()?;
         loop {
             // A reset after the last game is seen to its end.
@@ -1026,7 +1066,7 @@ where
         if matches!(event, LogEvent::GameOver { .. }) {
             self.records.games_done += 1;
             self.last_game_ended = Some(now);
-            self.reset_wanted = self.config.reset_board;
+            self.reset_wanted = self.config.sets_board_up();
         }
         let view = EventContext {
             host: &self.host,

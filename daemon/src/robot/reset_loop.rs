@@ -36,10 +36,10 @@ where
         self.reset_wanted = false;
         if !mover.can_reset() {
             tracing::warn!(
-                "game.reset_board is on but the calibration has no [rack]: the visitor or the \
-                 operator sets the board up"
+                "the board is to be set up but the calibration has no [rack]: the visitor or \
+                 the operator sets it up"
             );
-            return Ok(());
+            return self.ask_people_to_set_up(workers).await;
         }
         let finished = *self.host.game().position();
         let target = self.host.next_start();
@@ -54,6 +54,21 @@ where
         let actions = self.host.begin_reset(self.now());
         self.dispatch(actions, workers).await?;
         self.next_batch(workers).await
+    }
+
+    /// People set up the next game's position when it is not the start (a puzzle): the robot
+    /// names the squares to change.
+    async fn ask_people_to_set_up(&mut self, workers: &mut Workers<M>) -> anyhow::Result<()> {
+        let target = self.host.next_start();
+        if target == rules::Position::new(target.variant()) {
+            return Ok(());
+        }
+        let Some(scan) = self.scan().await? else {
+            return Ok(());
+        };
+        self.awaiting_fill = Some(rules::fen::write(&target));
+        let actions = self.host.ask_for_set_up(scan, self.now());
+        self.dispatch(actions, workers).await
     }
 
     /// Plans from what the robot believes stands where and sends the next batch to the arm,

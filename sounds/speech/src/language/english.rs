@@ -60,8 +60,8 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::TurningPointAfterGoodPlay => {
             "The turning point was your move {route}; until then you were doing well."
         }
-        Phrase::PuzzleWhite => "A puzzle: White to play and win. Find the winning shot!",
-        Phrase::PuzzleBlack => "A puzzle: Black to play and win. Find the winning shot!",
+        Phrase::PuzzleWhite => "White to play and win: find the winning shot!",
+        Phrase::PuzzleBlack => "Black to play and win: find the winning shot!",
         Phrase::PuzzleGoOn => "The shot is not over yet: your move again.",
         Phrase::PuzzleSolved => "That is the winning shot!",
         Phrase::PuzzleTryAgain(One) => "Put the piece back on square {squares} and try again.",

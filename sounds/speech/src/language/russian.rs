@@ -64,8 +64,8 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::TurningPointAfterGoodPlay => {
             "Переломным стал ваш ход {route}, а до этого вы играли хорошо."
         }
-        Phrase::PuzzleWhite => "Задача: белые начинают и выигрывают. Найдите выигрышный удар!",
-        Phrase::PuzzleBlack => "Задача: чёрные начинают и выигрывают. Найдите выигрышный удар!",
+        Phrase::PuzzleWhite => "Белые начинают и выигрывают. Найдите выигрышный удар!",
+        Phrase::PuzzleBlack => "Чёрные начинают и выигрывают. Найдите выигрышный удар!",
         Phrase::PuzzleGoOn => "Удар ещё не закончен: снова ваш ход.",
         Phrase::PuzzleSolved => "Это и есть выигрышный удар!",
         Phrase::PuzzleTryAgain(One) => "Верните шашку на поле {squares} и попробуйте ещё раз.",

@@ -63,8 +63,8 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::TurningPointAfterGoodPlay => {
             "Переломним став ваш хід {route}, а до цього ви грали добре."
         }
-        Phrase::PuzzleWhite => "Задача: білі починають і виграють. Знайдіть виграшний удар!",
-        Phrase::PuzzleBlack => "Задача: чорні починають і виграють. Знайдіть виграшний удар!",
+        Phrase::PuzzleWhite => "Білі починають і виграють. Знайдіть виграшний удар!",
+        Phrase::PuzzleBlack => "Чорні починають і виграють. Знайдіть виграшний удар!",
         Phrase::PuzzleGoOn => "Удар ще не закінчено: знову ваш хід.",
         Phrase::PuzzleSolved => "Це і є виграшний удар!",
         Phrase::PuzzleTryAgain(One) => "Поверніть шашку на поле {squares} і спробуйте ще раз.",
