@@ -98,6 +98,10 @@ pub struct Args {
     /// Variant to play; overrides `game.variant`.
     #[arg(long)]
     variant: Option<Variant>,
+    /// `play` (games) or `puzzle` (the robot sets up combinations for the visitor to solve);
+    /// overrides `game.mode`.
+    #[arg(long, value_parser = parse_mode)]
+    mode: Option<checkerbot_config::GameMode>,
     /// Playing level, 1 (gentle) to 5 (strongest) or `adaptive`; overrides `play.level`.
     #[arg(long)]
     level: Option<PlayLevel>,
@@ -149,6 +153,14 @@ fn parse_robot_color(text: &str) -> Result<RobotColor, String> {
     }
 }
 
+fn parse_mode(text: &str) -> Result<checkerbot_config::GameMode, String> {
+    match text {
+        "play" => Ok(checkerbot_config::GameMode::Play),
+        "puzzle" => Ok(checkerbot_config::GameMode::Puzzle),
+        _ => Err(format!("{text:?}: expected play or puzzle")),
+    }
+}
+
 fn probability(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
@@ -162,6 +174,7 @@ struct Overrides {
     variant: Option<Variant>,
     level: Option<PlayLevel>,
     language: Option<Language>,
+    mode: Option<checkerbot_config::GameMode>,
 }
 
 impl Overrides {
@@ -170,6 +183,7 @@ impl Overrides {
             variant: args.variant,
             level: args.level,
             language: args.language,
+            mode: args.mode,
         }
     }
 
@@ -182,6 +196,9 @@ impl Overrides {
         }
         if let Some(language) = self.language {
             settings.sounds.language = language;
+        }
+        if let Some(mode) = self.mode {
+            settings.game.mode = mode;
         }
     }
 }

@@ -73,7 +73,7 @@ fn every_shipped_russian_puzzle_is_solved_by_the_engines_best_line() {
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
-/// Runs `checkerbot sim --fast` in puzzle mode with `args`; returns the event log.
+/// Runs `checkerbot sim --fast --mode puzzle` with `args`; returns the event log.
 fn sim_puzzles(args: &[&str]) -> Vec<serde_json::Value> {
     let dir = tempfile::tempdir().unwrap();
     let events = dir.path().join("events.jsonl");
@@ -83,7 +83,7 @@ fn sim_puzzles(args: &[&str]) -> Vec<serde_json::Value> {
         .args(args)
         .arg("--events")
         .arg(&events)
-        .env("CHECKERBOT_GAME__MODE", "puzzle");
+        .args(["--mode", "puzzle"]);
     crate::support::sim_events(command, &events).1
 }
 
