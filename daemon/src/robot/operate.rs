@@ -187,10 +187,17 @@ where
             OperatorCommand::Pause => (self.host.pause(), "paused"),
             OperatorCommand::GoOn => (self.host.go_on(now), "going on"),
             OperatorCommand::Resign => (self.host.resign(now), "the robot resigned"),
-            OperatorCommand::TakeBack => (
-                self.host.take_back(),
-                "taken back; put the pieces back and press the button",
-            ),
+            OperatorCommand::TakeBack => {
+                let before = *self.host.game().position();
+                let taken = self.host.take_back();
+                if taken.is_ok() {
+                    self.stock_after_take_back(&before);
+                }
+                (
+                    taken,
+                    "taken back; put the pieces back and press the button",
+                )
+            }
             OperatorCommand::Resolve(label) => (self.host.resolve(&label, now), "move settled"),
             OperatorCommand::Park => return self.park().await,
             OperatorCommand::TestVoice(category) => return self.test_voice(category).await,
@@ -207,6 +214,16 @@ where
                 Ok(Ok(Done::said(message)))
             }
             Err(refused) => Ok(Err(refused)),
+        }
+    }
+
+    /// After a take-back from `before`: the pieces the board gains came out of the rack, and
+    /// those it loses (a king uncrowned) go beside it, so the arm's stock still says what is
+    /// where once people have put the board back.
+    fn stock_after_take_back(&mut self, before: &rules::Position) {
+        let (returned, removed) = taken_back(before, self.host.game().position());
+        if let Some(mover) = &mut self.mover {
+            mover.taken_back(&returned, &removed);
         }
     }
 
@@ -272,5 +289,55 @@ where
             message: "applied".to_owned(),
             settings: Some(Box::new(next)),
         }))
+    }
+}
+
+/// The pieces a take-back from `before` to `after` brings onto the board from beside it, and
+/// those it takes off (what both hold stays on the board, moved perhaps).
+fn taken_back(
+    before: &rules::Position,
+    after: &rules::Position,
+) -> (Vec<hal::arm::Piece>, Vec<hal::arm::Piece>) {
+    let pieces = |position: &rules::Position| -> Vec<hal::arm::Piece> {
+        position
+            .occupied()
+            .into_iter()
+            .filter_map(|sq| super::arm_squares::piece_at(position, sq))
+            .collect()
+    };
+    let (mut returned, mut removed) = (pieces(after), pieces(before));
+    returned.retain(|piece| {
+        let kept = removed.iter().position(|other| other == piece);
+        kept.map(|i| removed.swap_remove(i)).is_none()
+    });
+    (returned, removed)
+}
+
+#[cfg(test)]
+mod tests {
+    use hal::arm::{Piece, PieceColour};
+    use rules::{Variant, fen};
+
+    #[test]
+    fn a_take_back_returns_the_captured_pieces_from_the_rack_and_uncrowns_a_king() {
+        // Black's reply took White's man on d4; taking it back puts that man back.
+        let before = fen::parse(Variant::Russian, "W:Wc3:Bc5,h8").unwrap();
+        let after = fen::parse(Variant::Russian, "B:Wc3,d4:Be5,h8").unwrap();
+        let (returned, removed) = super::taken_back(&before, &after);
+        assert_eq!(returned, [Piece::man(PieceColour::White)]);
+        assert!(removed.is_empty());
+        // White's man crowned on h8 with a capture: the king leaves, the man and the black man
+        // come back.
+        let before = fen::parse(Variant::Russian, "B:WKh8:Ba3").unwrap();
+        let after = fen::parse(Variant::Russian, "W:Wf6:Bg7,a3").unwrap();
+        let (returned, removed) = super::taken_back(&before, &after);
+        assert_eq!(
+            returned,
+            [
+                Piece::man(PieceColour::White),
+                Piece::man(PieceColour::Black)
+            ]
+        );
+        assert_eq!(removed, [Piece::king(PieceColour::White)]);
     }
 }

@@ -62,4 +62,10 @@ pub trait PieceMover: Send + 'static {
 
     /// A slot the arm found empty where the stock had a piece: it is empty from now on.
     fn forget_slot(&mut self, slot: Slot);
+
+    /// The operator took moves back and people put the board as it was: `returned` came back
+    /// onto the board from the rack (captured pieces, a man that had been crowned), `removed`
+    /// left it (a king uncrowned goes to the reserve, anything else into the rack's first free
+    /// slot).
+    fn taken_back(&mut self, returned: &[Piece], removed: &[Piece]);
 }

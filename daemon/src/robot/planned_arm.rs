@@ -312,6 +312,34 @@ where
     fn forget_slot(&mut self, slot: Slot) {
         let _ = self.stock.take(slot);
     }
+
+    fn taken_back(&mut self, returned: &[Piece], removed: &[Piece]) {
+        self.settle_pending(None);
+        for &piece in removed {
+            // An uncrowned king goes back to the reserve while it has room.
+            let reserve = (piece.kind == PieceKind::King)
+                .then(|| self.stock.free_reserve_slots().next())
+                .flatten();
+            match reserve {
+                Some(slot) => {
+                    let _ = self.stock.put(Slot::Reserve(slot), piece);
+                }
+                None => self.put_in_first_free_slot(piece),
+            }
+        }
+        for &piece in returned {
+            // Captures went into the rack in slot order: the last such piece is the latest.
+            let slot = self
+                .stock
+                .pieces()
+                .filter(|&(slot, held)| matches!(slot, Slot::Rack(_)) && held == piece)
+                .map(|(slot, _)| slot)
+                .last();
+            if let Some(slot) = slot {
+                let _ = self.stock.take(slot);
+            }
+        }
+    }
 }
 
 /// Each carry of `plan`, where the piece is picked up and where it is put down, in order.
