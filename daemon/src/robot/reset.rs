@@ -285,3 +285,88 @@ impl SpotKey {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use hal::arm::{Carry, Piece, PieceColour, Spot};
+    use rules::{Bitboard, Position, Variant, notation};
+
+    use super::{AfterBatch, ResetRun, STILL_READS};
+    use crate::robot::arm_squares::board_square;
+
+    const VARIANT: Variant = Variant::Russian;
+
+    fn square(name: &str) -> rules::Square {
+        notation::parse_square(VARIANT, name).unwrap()
+    }
+
+    /// A reset after a game that ended with White's man on d4 instead of c3: one carry puts it
+    /// back. The run is planned, and its one carry is the batch under way.
+    fn one_carry_reset() -> (ResetRun, Position) {
+        let start = Position::new(VARIANT);
+        let finished = start
+            .play(&notation::parse_move(&start, "c3-d4").unwrap())
+            .unwrap();
+        let mut run = ResetRun::new(&finished, finished.occupied(), start);
+        let geometry = VARIANT.geometry();
+        run.batch = vec![Carry {
+            from: Spot::Square(board_square(geometry, square("d4"))),
+            to: Spot::Square(board_square(geometry, square("c3"))),
+            piece: Piece::man(PieceColour::White),
+        }];
+        (run, start)
+    }
+
+    #[test]
+    fn a_batch_the_scan_confirms_goes_on_and_the_board_is_set_up() {
+        let (mut run, start) = one_carry_reset();
+        let (empty, next) = run.after_batch(start.occupied(), &[true]);
+        assert_eq!(next, AfterBatch::Go);
+        assert!(empty.is_empty());
+        assert!(run.is_done());
+        assert_eq!(run.replans, 0);
+        assert_eq!(run.moved, 1);
+    }
+
+    #[test]
+    fn a_failed_pick_is_planned_again_not_taken_for_a_hand() {
+        let (mut run, _) = one_carry_reset();
+        let before = run.scan;
+        let (_, next) = run.after_batch(before, &[false]);
+        assert_eq!(
+            next,
+            AfterBatch::Go,
+            "the carry's own squares explain the scan"
+        );
+        assert_eq!(run.replans, 1);
+        assert!(!run.is_done());
+        assert_eq!(run.moved, 0);
+    }
+
+    #[test]
+    fn a_hand_in_the_board_pauses_the_reset_until_the_board_is_still() {
+        let (mut run, start) = one_carry_reset();
+        // The carry was made, and meanwhile a visitor lifted Black's man on a7, a square no
+        // carry of the batch touched.
+        let lifted = start.occupied() - Bitboard::EMPTY.with(square("a7"));
+        let (_, next) = run.after_batch(lifted, &[true]);
+        assert_eq!(next, AfterBatch::HandInBoard);
+        assert!(run.settling.is_some());
+        // The hand moves on: a read that differs starts the count again.
+        let moved_on = lifted - Bitboard::EMPTY.with(square("b6"));
+        assert!(!run.settle(moved_on));
+        for _ in 1..STILL_READS - 1 {
+            assert!(!run.settle(moved_on));
+        }
+        assert!(run.settle(moved_on), "still for {STILL_READS} reads");
+        assert!(run.settling.is_none());
+        // The belief follows the board, so the next plan brings both men back.
+        let (missing, extra) = run.differences();
+        assert_eq!(
+            missing,
+            Bitboard::EMPTY.with(square("a7")).with(square("b6"))
+        );
+        assert!(extra.is_empty());
+        assert!(!run.is_done());
+    }
+}
