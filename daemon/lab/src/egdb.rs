@@ -1,11 +1,12 @@
-//! `checkerbot-lab egdb`: build the endgame tables (`build`) and ask them a position's value
-//! (`probe`). See docs/egdb.md.
+//! `checkerbot-lab egdb`: build the endgame tables (`build`) and ask them a position's value,
+//! its distance to the end of the game and the move that keeps it (`probe`). See
+//! docs/egdb.md.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::Context as _;
-use rules::{Variant, fen};
+use rules::{Variant, fen, notation};
 
 /// Arguments of `checkerbot-lab egdb`.
 #[derive(Debug, clap::Args)]
@@ -16,8 +17,9 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum Command {
-    /// Solve every material of up to --pieces pieces and write one table file each to --out,
-    /// printing each material's counts as it is solved (single-threaded).
+    /// Solve every material of up to --pieces pieces and write one table file and one
+    /// distance file each to --out, printing each material's counts as it is solved
+    /// (single-threaded).
     Build {
         /// Variant whose rules apply (russian only for now).
         #[arg(long)]
@@ -29,7 +31,8 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Print the value of a position for the side to move: win, draw or loss.
+    /// Print the value of a position for the side to move (win, draw or loss), the plies to
+    /// the end of the game with perfect play, and the move that keeps the value.
     Probe {
         /// Directory of the tables.
         #[arg(long)]
@@ -67,29 +70,41 @@ fn build(variant: Variant, pieces: u32, out: &std::path::Path) -> anyhow::Result
     let mut last = Instant::now();
     let mut total = 0u64;
     let mut bytes = 0u64;
-    println!("material        positions         wins        draws       losses  passes   seconds");
+    let mut longest = 0u8;
+    let mut saturated = false;
+    println!(
+        "material        positions         wins        draws       losses  passes  levels  longest   seconds"
+    );
     let egdb = egdb::build(variant, pieces, Some(out), &mut |r| {
         total += r.positions;
+        longest = longest.max(r.max_distance);
+        saturated |= r.saturated;
         println!(
-            "{:<12} {:>12} {:>12} {:>12} {:>12} {:>7} {:>9.2}",
+            "{:<12} {:>12} {:>12} {:>12} {:>12} {:>7} {:>7} {:>8} {:>9.2}",
             r.material.to_string(),
             r.positions,
             r.wins,
             r.draws,
             r.losses,
             r.passes,
+            r.levels,
+            r.max_distance,
             last.elapsed().as_secs_f64()
         );
         last = Instant::now();
     })
     .with_context(|| format!("building the {variant} tables into {}", out.display()))?;
+    let mut distance_bytes = 0u64;
     for table in egdb.tables() {
         bytes += table.file_len();
+        distance_bytes += table.distance_file_len();
     }
     println!(
-        "{} tables, {total} positions, {bytes} bytes in {}, {:.1} s",
+        "{} tables, {total} positions, {bytes} bytes of values and {distance_bytes} of distances \
+         in {}, longest game {longest} plies{}, {:.1} s",
         egdb.tables().count(),
         out.display(),
+        if saturated { " (saturated)" } else { "" },
         start.elapsed().as_secs_f64()
     );
     Ok(())
@@ -97,10 +112,22 @@ fn build(variant: Variant, pieces: u32, out: &std::path::Path) -> anyhow::Result
 
 fn probe(dir: &std::path::Path, variant: Variant, pieces: u32, text: &str) -> anyhow::Result<()> {
     let position = fen::parse(variant, text).with_context(|| format!("reading {text:?}"))?;
-    let egdb = egdb::Egdb::open(dir, variant, pieces)?;
-    match egdb.probe(&position) {
-        Some(value) => {
-            println!("{value}");
+    let egdb = egdb::Egdb::open_with_distances(dir, variant, pieces)?;
+    match egdb.probe_distance(&position) {
+        Some((value, plies)) => {
+            // A draw has no distance to print: the game has no forced end.
+            let line = match value {
+                egdb::Wdl::Draw => value.to_string(),
+                _ if plies == u32::from(egdb::SATURATED) => {
+                    format!("{value} in {plies} or more plies")
+                }
+                _ => format!("{value} in {plies} plies"),
+            };
+            let mv = egdb.best_move(&position).map_or_else(
+                || "no move".to_owned(),
+                |mv| format!("best move {}", notation::move_text(variant, &mv)),
+            );
+            println!("{line}, {mv}");
             Ok(())
         }
         None => {

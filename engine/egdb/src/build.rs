@@ -10,6 +10,10 @@
 //! over the undecided positions mark a win where some edge reaches a loss and a loss where
 //! every edge reaches a win and nothing outside draws, until a pass changes nothing; what is
 //! left undecided is a draw, since neither side can force an end from it.
+//!
+//! Then the distances ([`Graph::distances`]): level by level from the end of the game over
+//! the won and lost positions, with the distances of the moves out of the pair read from
+//! the materials they reach, so a distance runs across captures and promotions to the end.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -18,11 +22,14 @@ use rules::{Move, Variant};
 
 use crate::file::{self, Fault, TableError};
 use crate::index::{Index, canonical, position_of};
+use crate::table::SATURATED;
 use crate::{Egdb, Material, Table, Wdl};
 
 const UNKNOWN: u8 = 0;
 const WIN: u8 = 1;
 const LOSS: u8 = 3;
+/// No distance (yet): no exit of that kind, or a position not yet given its distance.
+const NONE: u16 = u16::MAX;
 
 /// A build that could not be done.
 #[derive(Debug, thiserror::Error)]
@@ -58,6 +65,12 @@ pub struct SliceReport {
     pub losses: u64,
     /// Passes over the undecided positions of the material and its mirror.
     pub passes: u32,
+    /// Passes over the won and lost positions that gave them their distances.
+    pub levels: u32,
+    /// The longest distance in plies of the material's positions.
+    pub max_distance: u8,
+    /// Whether some distance reached [`SATURATED`] and is only a lower bound.
+    pub saturated: bool,
 }
 
 /// Solves materials in order, keeping every solved table for the next ones to look up.
@@ -126,7 +139,7 @@ impl Builder {
     }
 
     /// Every position of the pair with the values its moves out of the pair give at once,
-    /// and its moves inside the pair as edges.
+    /// the distances those moves reach, and its moves inside the pair as edges.
     fn graph(
         &self,
         slices: &[Material],
@@ -136,6 +149,8 @@ impl Builder {
     ) -> Graph {
         let mut value = vec![UNKNOWN; total];
         let mut escape = vec![false; total];
+        let mut exit_loss = vec![NONE; total];
+        let mut exit_win = vec![NONE; total];
         let mut edge_start: Vec<usize> = Vec::with_capacity(total + 1);
         let mut edges: Vec<u32> = Vec::new();
         let mut moves: Vec<Move> = Vec::new();
@@ -154,7 +169,9 @@ impl Builder {
                     let after = canonical(&next);
                     let reached = after.material();
                     if reached.own_men + reached.own_kings == 0 {
+                        // The game ends with this move: no win is shorter.
                         value[node] = WIN;
+                        exit_loss[node] = 0;
                         break;
                     }
                     if let Some(k) = slices.iter().position(|&m| m == reached) {
@@ -165,16 +182,28 @@ impl Builder {
                         .tables
                         .get(&reached)
                         .expect("materials are solved after everything they reach");
+                    let distance = u16::from(
+                        table
+                            .distance_of(&after)
+                            .expect("tables built here hold their distances"),
+                    );
                     match table.value_of(&after) {
                         Wdl::Loss => {
                             value[node] = WIN;
-                            break;
+                            if exit_loss[node] == NONE || distance < exit_loss[node] {
+                                exit_loss[node] = distance;
+                            }
                         }
                         Wdl::Draw => escape[node] = true,
-                        Wdl::Win => {}
+                        Wdl::Win => {
+                            if exit_win[node] == NONE || distance > exit_win[node] {
+                                exit_win[node] = distance;
+                            }
+                        }
                     }
                 }
-                if value[node] == WIN {
+                if exit_loss[node] == 0 {
+                    // Already won in one ply: the moves inside the pair cannot shorten it.
                     edges.truncate(mark);
                 }
             }
@@ -183,6 +212,8 @@ impl Builder {
         Graph {
             value,
             escape,
+            exit_loss,
+            exit_win,
             edge_start,
             edges,
         }
@@ -214,11 +245,13 @@ impl Builder {
         let total = total as usize;
         let mut graph = self.graph(&slices, &indexes, &offsets, total);
         let passes = graph.retrograde();
+        let (distance, levels) = graph.distances();
         // The edges are the build's largest memory: gone before the tables are packed.
         let value = std::mem::take(&mut graph.value);
         drop(graph);
         for (s, &m) in slices.iter().enumerate() {
-            let part = &value[offsets[s] as usize..offsets[s + 1] as usize];
+            let range = offsets[s] as usize..offsets[s + 1] as usize;
+            let part = &value[range.clone()];
             let table = Table::from_values(
                 self.variant,
                 m,
@@ -228,6 +261,16 @@ impl Builder {
                     // Undecided after the last pass: neither side can force an end.
                     _ => Wdl::Draw,
                 }),
+                distance[range]
+                    .iter()
+                    .map(|&d| {
+                        if d == NONE {
+                            0
+                        } else {
+                            d.min(u16::from(SATURATED)) as u8
+                        }
+                    })
+                    .collect(),
             );
             let (wins, draws, losses) = table.counts();
             let report = SliceReport {
@@ -237,6 +280,9 @@ impl Builder {
                 draws,
                 losses,
                 passes,
+                levels,
+                max_distance: table.max_distance(),
+                saturated: table.saturated(),
             };
             on_table(&table, &report)?;
             self.tables.insert(m, table);
@@ -246,10 +292,13 @@ impl Builder {
 }
 
 /// One material and its mirror: each position's value so far, whether a move out of the
-/// pair reaches a draw, and its moves inside the pair.
+/// pair reaches a draw, the shortest loss and the longest win its moves out of the pair
+/// reach (plies, [`NONE`] if none), and its moves inside the pair.
 struct Graph {
     value: Vec<u8>,
     escape: Vec<bool>,
+    exit_loss: Vec<u16>,
+    exit_win: Vec<u16>,
     edge_start: Vec<usize>,
     edges: Vec<u32>,
 }
@@ -262,6 +311,7 @@ impl Graph {
             escape,
             edge_start,
             edges,
+            ..
         } = self;
         let mut open: Vec<u32> = (0..value.len() as u32)
             .filter(|&n| value[n as usize] == UNKNOWN)
@@ -293,10 +343,86 @@ impl Graph {
             }
         }
     }
+
+    /// The distance of every won and lost position ([`NONE`] for draws) and the number of
+    /// levels it took.
+    ///
+    /// Level `d` gives distance `d` to every position whose distance is `d`, knowing every
+    /// shorter one: a win whose shortest move to a loss (inside the pair, or out of it) has
+    /// distance `d - 1`, a loss whose moves all reach wins already given distances, the
+    /// longest `d - 1`. Positions given `d` in the same level are not read as children
+    /// (`< d`), so the order inside a level does not matter. The values of
+    /// [`Graph::retrograde`] say which positions get a distance, so draws are never visited.
+    fn distances(&self) -> (Vec<u16>, u32) {
+        let Graph {
+            value,
+            exit_loss,
+            exit_win,
+            edge_start,
+            edges,
+            ..
+        } = self;
+        let mut distance = vec![NONE; value.len()];
+        let mut open: Vec<u32> = (0..value.len() as u32)
+            .filter(|&n| value[n as usize] != UNKNOWN)
+            .collect();
+        let longest_exit = open
+            .iter()
+            .flat_map(|&n| [exit_loss[n as usize], exit_win[n as usize]])
+            .filter(|&x| x != NONE)
+            .max()
+            .unwrap_or(0);
+        let mut d: u16 = 0;
+        while !open.is_empty() {
+            let before = open.len();
+            open.retain(|&n| {
+                let n = n as usize;
+                let children = &edges[edge_start[n]..edge_start[n + 1]];
+                let found = if value[n] == WIN {
+                    let mut best = exit_loss[n];
+                    for &e in children {
+                        let (v, de) = (value[e as usize], distance[e as usize]);
+                        if v == LOSS && de < d && (best == NONE || de < best) {
+                            best = de;
+                        }
+                    }
+                    (best != NONE && best < d).then(|| best + 1)
+                } else {
+                    // Without moves at all: lost at once, distance 0.
+                    let mut longest = exit_win[n];
+                    let mut all = longest == NONE || longest < d;
+                    for &e in children {
+                        let de = distance[e as usize];
+                        if de >= d {
+                            all = false;
+                            break;
+                        }
+                        if longest == NONE || de > longest {
+                            longest = de;
+                        }
+                    }
+                    all.then(|| if longest == NONE { 0 } else { longest + 1 })
+                };
+                match found {
+                    Some(found) => {
+                        distance[n] = found;
+                        false
+                    }
+                    None => true,
+                }
+            });
+            assert!(
+                open.len() < before || d <= longest_exit + 1,
+                "a level gave no distance while positions wait for one: the values are wrong"
+            );
+            d += 1;
+        }
+        (distance, u32::from(d))
+    }
 }
 
-/// Builds every table of `variant` with up to `max_pieces` pieces, writes each to `out`
-/// (when given) as soon as it is solved, and calls `progress` with each one's report.
+/// Builds every table of `variant` with up to `max_pieces` pieces, writes each with its
+/// distance file to `out` (when given) as soon as it is solved, and calls `progress` with each one's report.
 pub fn build(
     variant: Variant,
     max_pieces: u32,
@@ -313,6 +439,7 @@ pub fn build(
     builder.solve_all(max_pieces, &mut |table, report| {
         if let Some(dir) = out {
             table.save(&dir.join(table.material().file_name(variant)))?;
+            table.save_distances(&dir.join(table.material().distance_file_name(variant)))?;
         }
         progress(report);
         Ok(())

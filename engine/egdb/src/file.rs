@@ -11,6 +11,11 @@
 //! | 24..32 | FNV-1a 64 checksum of bytes 0..24 and of the values, little-endian |
 //! | 32.. | values: position `i` in bits `2(i mod 4)` of byte `i / 4`; 1 win, 2 draw, 3 loss |
 //!
+//! Distances (format [`DISTANCE_FORMAT_VERSION`]) lie beside the values in a second file per
+//! material, `<variant>_<material>.dtw`, with the same header but the magic `CKBDTW\0\0`, byte
+//! 15 a flag (1 when some distance is saturated) and one byte a position: the plies to the
+//! end of the game with perfect play, 0 for a draw, 255 for "255 or more".
+//!
 //! FNV-1a changes its result for any change of one byte (each step is a bijection of the
 //! running hash), so a flipped byte anywhere is always caught.
 
@@ -23,8 +28,13 @@ use crate::Material;
 
 /// The version of the file format this crate writes and reads.
 pub const FORMAT_VERSION: u16 = 1;
+/// The version of the distance file format this crate writes and reads.
+pub const DISTANCE_FORMAT_VERSION: u16 = 1;
 /// The first bytes of every table file.
 pub(crate) const MAGIC: [u8; 8] = *b"CKBEGDB\0";
+/// The first bytes of every distance file: another magic, so that a value file can never be
+/// read as distances or the other way round.
+pub(crate) const DISTANCE_MAGIC: [u8; 8] = *b"CKBDTW\0\0";
 /// Bytes before the values.
 pub(crate) const HEADER_LEN: usize = 32;
 
@@ -111,6 +121,21 @@ pub enum Fault {
         /// The first position at fault.
         position: u64,
     },
+    /// A distance does not fit its position's value: a win's is odd (the winner makes the
+    /// last move), a loss's even, a draw's 0, and 255 ("255 or more") only where the header's
+    /// saturation flag is set.
+    #[error("distance {distance} at position {position} does not fit its value {value}")]
+    BadDistance {
+        /// The first position at fault.
+        position: u64,
+        /// Its stored distance.
+        distance: u8,
+        /// Its value in the table of values.
+        value: crate::Wdl,
+    },
+    /// The header's flag byte is neither 0 nor 1.
+    #[error("flag byte {0}, expected 0 or 1")]
+    BadFlags(u8),
     /// The variant has no tables (yet).
     #[error("no endgame tables for {0}")]
     UnsupportedVariant(Variant),
@@ -136,16 +161,25 @@ pub(crate) fn checksum<'a>(parts: impl IntoIterator<Item = &'a [u8]>) -> u64 {
     h
 }
 
-/// The header's first 24 bytes (all but the checksum).
-pub(crate) fn header_prefix(variant_code: u8, material: Material, len: u64) -> [u8; 24] {
+/// The header's first 24 bytes (all but the checksum): `magic` and `version` tell a value
+/// file from a distance file, `flags` is byte 15.
+pub(crate) fn header_prefix(
+    magic: [u8; 8],
+    version: u16,
+    variant_code: u8,
+    material: Material,
+    flags: u8,
+    len: u64,
+) -> [u8; 24] {
     let mut h = [0u8; 24];
-    h[..8].copy_from_slice(&MAGIC);
-    h[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    h[..8].copy_from_slice(&magic);
+    h[8..10].copy_from_slice(&version.to_le_bytes());
     h[10] = variant_code;
     h[11] = material.own_men;
     h[12] = material.own_kings;
     h[13] = material.opp_men;
     h[14] = material.opp_kings;
+    h[15] = flags;
     h[16..24].copy_from_slice(&len.to_le_bytes());
     h
 }

@@ -3,15 +3,24 @@
 //! [`build`] solves every material of up to N pieces by retrograde analysis over the moves
 //! of [`rules`] (this crate knows no rule of its own: every move comes from
 //! [`Position::legal_moves`]), [`Table`] holds one material's values, two bits a position,
-//! and writes and reads them in a versioned, checksummed file, and [`Egdb`] loads a
-//! directory of them and answers [`Egdb::probe`].
+//! and their distances, a byte a position, and writes and reads each in a versioned,
+//! checksummed file, and [`Egdb`] loads a directory of them and answers [`Egdb::probe`],
+//! [`Egdb::probe_distance`] and [`Egdb::best_move`].
 //!
 //! **What a value means.** The side to move wins, draws or loses with perfect play under the
 //! variant's rules *without* the move-count draw rules: a position repeated is a draw (a
 //! position from which neither side can force a win is a draw), but the Russian rule that
 //! three kings must catch a lone king within 15 moves, and the other move-count rules, are
-//! not counted. A table's win may need more moves than the rules allow; that refinement
-//! (distance to win) is to come.
+//! not counted. A table's win may need more moves than the rules allow: the distances say
+//! how many.
+//!
+//! **What a distance means.** Beside each value the build keeps the plies to the end of the
+//! game under perfect play, the winner taking the shortest way and the loser the longest
+//! resistance ("distance to win", DTW), counted across captures and promotions (a move
+//! into another material adds one ply to that material's distance). A win's distance is odd,
+//! a loss's even, a position without moves 0. [`Egdb::probe_distance`] answers it, and
+//! [`Egdb::best_move`] plays by it, so a won ending is won and the move-count draw rules can
+//! be checked against it.
 //!
 //! Only Russian draughts is built for now; the index and file format serve every 8x8
 //! variant.
@@ -26,11 +35,11 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use rules::{Position, Variant};
+use rules::{Move, Position, Variant};
 
 pub use build::{BuildError, Builder, SliceReport, build};
-pub use file::{FORMAT_VERSION, Fault, TableError};
-pub use table::Table;
+pub use file::{DISTANCE_FORMAT_VERSION, FORMAT_VERSION, Fault, TableError};
+pub use table::{SATURATED, Table};
 
 /// The value of a position for the side to move.
 #[derive(Debug, Copy, Clone, PartialEq, Eq, Hash)]
@@ -146,6 +155,19 @@ impl Material {
             self.opp_kings
         )
     }
+
+    /// The file name of this material's distances, beside its table:
+    /// `<variant>_<own men><own kings><opp men><opp kings>.dtw`, e.g. `russian_0301.dtw`.
+    pub fn distance_file_name(self, variant: Variant) -> String {
+        format!(
+            "{}_{}{}{}{}.dtw",
+            variant.name(),
+            self.own_men,
+            self.own_kings,
+            self.opp_men,
+            self.opp_kings
+        )
+    }
 }
 
 impl fmt::Display for Material {
@@ -183,6 +205,21 @@ impl Egdb {
             max_pieces,
             tables,
         })
+    }
+
+    /// Like [`Egdb::open`], and loads and verifies every table's distance file beside it
+    /// too: a missing or damaged one is an error naming it, since a player that plays by
+    /// distances must have them for every material it may reach.
+    pub fn open_with_distances(
+        dir: &Path,
+        variant: Variant,
+        max_pieces: u32,
+    ) -> Result<Egdb, TableError> {
+        let mut egdb = Egdb::open(dir, variant, max_pieces)?;
+        for (material, table) in &mut egdb.tables {
+            table.load_distances(&dir.join(material.distance_file_name(variant)))?;
+        }
+        Ok(egdb)
     }
 
     /// A database of tables already in memory (a build's, for example); `max_pieces` is the
@@ -226,6 +263,57 @@ impl Egdb {
             return Some(Wdl::Win);
         }
         self.tables.get(&material).map(|t| t.value_of(&pieces))
+    }
+
+    /// The value for the side to move and the plies to the end of the game with perfect
+    /// play (the winner's shortest, the loser's longest; 0 for a draw and for a side
+    /// without pieces; [`SATURATED`] for "255 or more"), or `None` where [`Egdb::probe`] has
+    /// no answer or the tables were loaded without distances.
+    ///
+    /// A position whose opponent has no pieces (the game over, the side to move the winner)
+    /// answers a win at distance 0.
+    pub fn probe_distance(&self, position: &Position) -> Option<(Wdl, u32)> {
+        if position.variant() != self.variant {
+            return None;
+        }
+        let pieces = index::canonical(position);
+        let material = pieces.material();
+        if material.pieces() > self.max_pieces {
+            return None;
+        }
+        if material.own_men + material.own_kings == 0 {
+            return Some((Wdl::Loss, 0));
+        }
+        if material.opp_men + material.opp_kings == 0 {
+            return Some((Wdl::Win, 0));
+        }
+        let table = self.tables.get(&material)?;
+        let distance = table.distance_of(&pieces)?;
+        Some((table.value_of(&pieces), u32::from(distance)))
+    }
+
+    /// The move to play by the distances: in a won position one to a lost position with the
+    /// shortest distance (so the win is reached in the position's own distance), in a lost
+    /// one the move to the longest win (the longest resistance, which is where a defender
+    /// may hope for the move-count rules or a mistake), in a drawn one the first move that
+    /// keeps the draw. `None` without a legal move or an answer for every move.
+    pub fn best_move(&self, position: &Position) -> Option<Move> {
+        let (value, _) = self.probe_distance(position)?;
+        let mut best: Option<(Move, u32)> = None;
+        for mv in position.legal_moves() {
+            let next = position.play(&mv).ok()?;
+            let (child, distance) = self.probe_distance(&next)?;
+            let better = match (value, child) {
+                (Wdl::Win, Wdl::Loss) => best.is_none_or(|(_, b)| distance < b),
+                (Wdl::Loss, Wdl::Win) => best.is_none_or(|(_, b)| distance > b),
+                (Wdl::Draw, Wdl::Draw) => best.is_none(),
+                _ => false,
+            };
+            if better {
+                best = Some((mv, distance));
+            }
+        }
+        best.map(|(mv, _)| mv)
     }
 
     /// The loaded tables.

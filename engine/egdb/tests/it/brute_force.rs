@@ -4,6 +4,11 @@
 //! positions its legal moves reach, and iterates the plain game-theoretic fixpoint (a win if
 //! a move reaches a loss, a loss if every move reaches a win or there is no move) until it
 //! stops changing; what is left is a draw.
+//!
+//! The distances the same way: level by level from the end of the game, a position without
+//! moves lost in 0, a win in `d` when a move reaches a loss in `d - 1` found in an earlier
+//! level, a loss in `d` when every move reaches a win found in an earlier level, the longest
+//! `d - 1`.
 
 use std::collections::HashMap;
 
@@ -65,9 +70,9 @@ fn every_position(max_pieces: usize) -> Vec<Position> {
     out
 }
 
-fn solve(positions: &[Position]) -> Vec<Option<bool>> {
+fn successors(positions: &[Position]) -> Vec<Vec<usize>> {
     let id: HashMap<Position, usize> = positions.iter().enumerate().map(|(i, p)| (*p, i)).collect();
-    let successors: Vec<Vec<usize>> = positions
+    positions
         .iter()
         .map(|p| {
             p.legal_moves()
@@ -75,7 +80,11 @@ fn solve(positions: &[Position]) -> Vec<Option<bool>> {
                 .map(|mv| id[&p.play(mv).expect("a legal move")])
                 .collect()
         })
-        .collect();
+        .collect()
+}
+
+fn solve(positions: &[Position]) -> Vec<Option<bool>> {
+    let successors = successors(positions);
     // Some(true): the side to move wins; Some(false): it loses; None: not decided.
     let mut value: Vec<Option<bool>> = vec![None; positions.len()];
     loop {
@@ -96,6 +105,72 @@ fn solve(positions: &[Position]) -> Vec<Option<bool>> {
             return value;
         }
     }
+}
+
+/// Each position's result and distance: `Some((true, d))` won in `d` plies, `Some((false,
+/// d))` lost in `d`, `None` drawn. Each level reads only the levels before it.
+fn solve_distances(positions: &[Position]) -> Vec<Option<(bool, u32)>> {
+    let successors = successors(positions);
+    let mut value: Vec<Option<(bool, u32)>> = vec![None; positions.len()];
+    for d in 0.. {
+        let before = value.clone();
+        let mut changed = false;
+        for (i, next) in successors.iter().enumerate() {
+            if before[i].is_some() {
+                continue;
+            }
+            let wins_now = d > 0 && next.iter().any(|&j| before[j] == Some((false, d - 1)));
+            let loses_now = next.iter().all(|&j| matches!(before[j], Some((true, _))))
+                && next
+                    .iter()
+                    .map(|&j| before[j].map_or(0, |(_, dj)| dj + 1))
+                    .max()
+                    .unwrap_or(0)
+                    == d;
+            if wins_now || loses_now {
+                value[i] = Some((wins_now, d));
+                changed = true;
+            }
+        }
+        // A level that finds nothing leaves the next nothing to build on.
+        if !changed {
+            break;
+        }
+    }
+    value
+}
+
+#[test]
+fn every_two_and_three_piece_distance_matches_a_brute_force_solver() {
+    let positions = every_position(3);
+    let brute = solve_distances(&positions);
+
+    let mut builder = Builder::new(Variant::Russian).unwrap();
+    builder.solve_all(3, &mut |_, _| Ok(())).unwrap();
+    let egdb = builder.into_egdb(3);
+
+    let mut longest = 0;
+    for (p, expected) in positions.iter().zip(&brute) {
+        let both_sides = !p.pieces(Color::White).is_empty() && !p.pieces(Color::Black).is_empty();
+        if !both_sides {
+            continue;
+        }
+        let expected = match *expected {
+            Some((true, d)) => (Wdl::Win, d),
+            Some((false, d)) => (Wdl::Loss, d),
+            None => (Wdl::Draw, 0),
+        };
+        assert_eq!(
+            egdb.probe_distance(p),
+            Some(expected),
+            "{}",
+            rules::fen::write(p)
+        );
+        longest = longest.max(expected.1);
+    }
+    // Wins of more than a few plies are met (a man walking to the crowning row, a king
+    // hunted down), so a table of distances 1 and 0 fails.
+    assert!(longest > 10, "{longest}");
 }
 
 #[test]

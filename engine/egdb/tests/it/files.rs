@@ -150,3 +150,127 @@ fn short_foreign_and_missing_files_are_typed_errors() {
     assert_eq!(err.path, path);
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// FNV-1a 64 as the file format states it, to forge a file whose checksum is sound but whose
+/// contents are wrong.
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in *part {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+fn with_checksum(mut bytes: Vec<u8>) -> Vec<u8> {
+    let sum = fnv1a(&[&bytes[..24], &bytes[32..]]);
+    bytes[24..32].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn distance_files_load_beside_their_tables_and_damage_is_refused() {
+    let (dir, built) = built_dir("distances");
+    let loaded = Egdb::open_with_distances(&dir, Variant::Russian, 3).unwrap();
+    for table in built.tables() {
+        let path = dir.join(table.material().distance_file_name(Variant::Russian));
+        assert_eq!(
+            fs::metadata(&path).unwrap().len(),
+            table.distance_file_len()
+        );
+        assert_eq!(table.distance_file_len(), 32 + table.len());
+        assert!(!table.saturated());
+    }
+    for text in ["W:Wc7:Bh2", "B:Wc7:Bh2", "W:WKa1:Bb6,Kh8", "B:WKa1:Bb6,Kh8"] {
+        let p: Position = fen::parse(Variant::Russian, text).unwrap();
+        assert_eq!(
+            loaded.probe_distance(&p),
+            built.probe_distance(&p),
+            "{text}"
+        );
+        assert!(loaded.probe_distance(&p).is_some(), "{text}");
+    }
+    // Tables opened without their distances answer values but no distance.
+    let plain = Egdb::open(&dir, Variant::Russian, 3).unwrap();
+    let p = fen::parse(Variant::Russian, "W:Wc7:Bh2").unwrap();
+    assert!(plain.probe(&p).is_some());
+    assert_eq!(plain.probe_distance(&p), None);
+    assert_eq!(plain.best_move(&p), None);
+
+    let material = Material::new(0, 1, 0, 2);
+    let load = |m: Material| {
+        let mut table = Table::load(
+            &dir.join(m.file_name(Variant::Russian)),
+            Variant::Russian,
+            m,
+        )
+        .unwrap();
+        table
+            .load_distances(&dir.join(material.distance_file_name(Variant::Russian)))
+            .map(|()| table)
+    };
+    let path = dir.join(material.distance_file_name(Variant::Russian));
+    let good = fs::read(&path).unwrap();
+    load(material).unwrap();
+    // A flipped distance byte: the checksum catches it.
+    let mut bad = good.clone();
+    bad[40] ^= 2;
+    fs::write(&path, &bad).unwrap();
+    let err = load(material).unwrap_err();
+    assert!(matches!(err.fault, Fault::Checksum { .. }), "{err}");
+    assert_eq!(err.path, path);
+    // A distance of the wrong parity under a sound checksum: refused against the values.
+    let first_win = (0..table_of(&built, material).len())
+        .find(|&i| table_of(&built, material).get(i) == Wdl::Win)
+        .unwrap();
+    let mut forged = good.clone();
+    forged[32 + first_win as usize] += 1;
+    fs::write(&path, with_checksum(forged)).unwrap();
+    let err = load(material).unwrap_err();
+    assert!(
+        matches!(err.fault, Fault::BadDistance { position, value: Wdl::Win, .. } if position == first_win),
+        "{err}"
+    );
+    // Saturation without the header's flag, and a flag byte that is no flag.
+    let mut forged = good.clone();
+    forged[32 + first_win as usize] = egdb::SATURATED;
+    fs::write(&path, with_checksum(forged.clone())).unwrap();
+    assert!(matches!(
+        load(material).unwrap_err().fault,
+        Fault::BadDistance { .. }
+    ));
+    forged[15] = 1;
+    fs::write(&path, with_checksum(forged.clone())).unwrap();
+    assert!(load(material).unwrap().saturated());
+    forged[15] = 2;
+    fs::write(&path, with_checksum(forged)).unwrap();
+    assert!(matches!(
+        load(material).unwrap_err().fault,
+        Fault::BadFlags(2)
+    ));
+    // The table of values under the distances' name, and another material's distances.
+    fs::copy(dir.join(material.file_name(Variant::Russian)), &path).unwrap();
+    assert!(matches!(load(material).unwrap_err().fault, Fault::BadMagic));
+    fs::copy(
+        dir.join(Material::new(0, 2, 0, 1).distance_file_name(Variant::Russian)),
+        &path,
+    )
+    .unwrap();
+    assert!(matches!(
+        load(material).unwrap_err().fault,
+        Fault::WrongMaterial { .. }
+    ));
+    // A missing distance file: the tables still open, with their distances they do not.
+    fs::remove_file(&path).unwrap();
+    Egdb::open(&dir, Variant::Russian, 3).unwrap();
+    let err = Egdb::open_with_distances(&dir, Variant::Russian, 3).unwrap_err();
+    assert!(matches!(err.fault, Fault::Io(_)), "{err}");
+    assert_eq!(err.path, path);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+fn table_of(egdb: &Egdb, material: Material) -> &Table {
+    egdb.tables().find(|t| t.material() == material).unwrap()
+}

@@ -7,6 +7,7 @@
 //! whole answer.
 
 use egdb::{Builder, Egdb, Material, Wdl};
+use rules::game::{EndReason, Game, GameResult};
 use rules::{Variant, fen};
 
 fn three_kings_against_one() -> Egdb {
@@ -57,4 +58,98 @@ fn three_kings_holding_the_main_diagonal_win_petrovs_triangle() {
     ] {
         assert_eq!(value(&egdb, text), expected, "{text}");
     }
+}
+
+/// Three kings against one off the main diagonal, the strong side to move or not, either
+/// colour strong: the positions above whose wins the 15-move rule must allow.
+const PETROV: [&str; 6] = [
+    "W:WKa1,Kc1,Ke1:BKh4",
+    "B:WKa1,Kc1,Ke1:BKh4",
+    "W:WKd4,Kc1,Ka3:BKb8",
+    "B:WKd4,Kc1,Ka3:BKb8",
+    "B:WKa5:BKh8,Kf8,Kd8",
+    "W:WKa5:BKh8,Kf8,Kd8",
+];
+
+/// The measured plies to the capture of the lone king with perfect play, in [`PETROV`]'s
+/// order: the strong side's 15 moves are 30 plies (29 when it moves first, 30 when the lone
+/// king does), and every one of these wins fits.
+const PETROV_PLIES: [u32; 6] = [7, 20, 23, 24, 7, 20];
+
+#[test]
+fn petrovs_triangle_wins_within_the_fifteen_move_rule() {
+    let egdb = three_kings_against_one();
+    for (text, plies) in PETROV.iter().zip(PETROV_PLIES) {
+        let position = fen::parse(Variant::Russian, text).unwrap();
+        let (value, distance) = egdb.probe_distance(&position).unwrap();
+        assert_eq!(Some(value), egdb.probe(&position), "{text}");
+        assert_eq!(distance, plies, "{text}: {value}");
+        // The strong side's 15th move ends the count: ply 29 when it moves first, 30 when
+        // the lone king does (rules.md, Russian draw rule 2).
+        let limit = if value == Wdl::Win { 29 } else { 30 };
+        assert!(distance <= limit, "{text}: {distance} plies");
+    }
+}
+
+/// Both sides play by the distances, the strong side its shortest win and the lone king its
+/// longest resistance, in a [`Game`] that applies the move-count draw rules: the game ends
+/// in the lone king's capture after exactly the table's distance, before any rule draws it.
+#[test]
+fn best_moves_win_petrovs_triangle_before_the_move_count_rules_draw() {
+    let egdb = three_kings_against_one();
+    for text in PETROV {
+        let start = fen::parse(Variant::Russian, text).unwrap();
+        let (value, distance) = egdb.probe_distance(&start).unwrap();
+        let strong = if value == Wdl::Win {
+            start.turn()
+        } else {
+            !start.turn()
+        };
+        let mut game = Game::from_position(start);
+        while game.outcome().is_none() {
+            let position = *game.position();
+            let (_, left) = egdb.probe_distance(&position).unwrap();
+            assert_eq!(
+                left + game.moves().len() as u32,
+                distance,
+                "{text}: the distance falls by one each ply"
+            );
+            let mv = egdb.best_move(&position).expect("a position with moves");
+            game.play(&mv).unwrap();
+        }
+        let outcome = game.outcome().unwrap();
+        assert_eq!(
+            outcome.result,
+            GameResult::Win(strong),
+            "{text}: {outcome:?}"
+        );
+        assert_eq!(outcome.reason, EndReason::NoPieces, "{text}");
+        assert_eq!(game.moves().len() as u32, distance, "{text}");
+    }
+}
+
+/// Every won position of three kings against one, whoever is to move (`longest[1]`: the
+/// three kings to move, `longest[0]`: the lone king): the longest win the table holds, which the 15-move rule must allow for the
+/// published result to hold everywhere and not only in the positions above.
+#[test]
+fn every_win_of_three_kings_against_one_fits_the_fifteen_move_rule() {
+    let egdb = three_kings_against_one();
+    let mut longest = [0u32; 2];
+    for table in egdb.tables() {
+        let material = table.material();
+        if material != Material::new(0, 3, 0, 1) && material != Material::new(0, 1, 0, 3) {
+            continue;
+        }
+        let strong_to_move = usize::from(material.own_kings == 3);
+        for i in 0..table.len() {
+            if table.get(i) != Wdl::Draw {
+                let d = u32::from(table.distance(i).unwrap());
+                longest[strong_to_move] = longest[strong_to_move].max(d);
+            }
+        }
+    }
+    // Measured: 25 plies with the three kings to move (13 of their moves), 26 with the lone
+    // king to move (13 of theirs): within the 15 moves everywhere.
+    assert_eq!(longest, [26, 25]);
+    assert!(longest.iter().all(|&d| d <= 30));
 }
