@@ -106,8 +106,12 @@ pub async fn follow_visible_state(hub: Arc<Hub>, mut stage: watch::Receiver<Visi
             waiting,
             position,
             scan,
+            stock,
             ..
         } = stage.borrow_and_update().clone();
-        hub.change(|tracker| tracker.visible_state_changed(position, waiting, scan));
+        hub.change(|tracker| {
+            tracker.stock_changed(stock.as_ref());
+            tracker.visible_state_changed(position, waiting, scan);
+        });
     }
 }

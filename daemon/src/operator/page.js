@@ -86,6 +86,7 @@ function render(state) {
     : `${game.variant} · no game yet`;
   $("game-line").dataset.game = String(game.number);
 
+  $("stock").textContent = state.stock ? state.stock.text : "the arm has not said yet";
   renderBoard($("board-engine"), state.board, true);
   renderBoard($("board-sensors"), state.board, false);
   const lit = state.board.squares.filter((sq) => sq.light);

@@ -51,8 +51,82 @@ pub struct PageState {
     pub token_required: bool,
     /// Whether settings can be written back to a settings file.
     pub settings_file: Option<String>,
+    /// What waits beside the board as the arm's stock has it (`None` before the arm said).
+    pub stock: Option<StockView>,
     /// Time of the last event, ms since start.
     pub t: u64,
+}
+
+/// What waits beside the board, slot by slot, as the arm's stock has it: the rack where
+/// captured pieces go and the reserve of spare kings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StockView {
+    /// Each rack slot in order: `w`, `b` (men), `W`, `B` (kings) or empty.
+    pub rack: Vec<&'static str>,
+    /// Each reserve slot, the same way.
+    pub reserve: Vec<&'static str>,
+    /// The same in words, such as "rack: 2 white men, 1 black man (3 of 32 slots); reserve:
+    /// 2 white kings, 2 black kings".
+    pub text: String,
+}
+
+impl StockView {
+    /// The view of `stock`.
+    pub fn of(stock: &hal::arm::Stock) -> StockView {
+        use hal::arm::{Piece, PieceColour, PieceKind};
+        let letter = |slot: &Option<Piece>| match slot {
+            None => "",
+            Some(piece) => match (piece.colour, piece.kind) {
+                (PieceColour::White, PieceKind::Man) => "w",
+                (PieceColour::Black, PieceKind::Man) => "b",
+                (PieceColour::White, PieceKind::King) => "W",
+                (PieceColour::Black, PieceKind::King) => "B",
+            },
+        };
+        let words = |slots: &[Option<Piece>]| {
+            let mut parts = Vec::new();
+            for (colour, colour_name) in
+                [(PieceColour::White, "white"), (PieceColour::Black, "black")]
+            {
+                for (kind, one, many) in [
+                    (PieceKind::Man, "man", "men"),
+                    (PieceKind::King, "king", "kings"),
+                ] {
+                    let n = slots
+                        .iter()
+                        .flatten()
+                        .filter(|piece| piece.colour == colour && piece.kind == kind)
+                        .count();
+                    if n > 0 {
+                        let noun = if n == 1 { one } else { many };
+                        parts.push(format!("{n} {colour_name} {noun}"));
+                    }
+                }
+            }
+            if parts.is_empty() {
+                "empty".to_owned()
+            } else {
+                parts.join(", ")
+            }
+        };
+        let (rack, reserve) = (stock.rack(), stock.reserve());
+        let held = rack.iter().flatten().count();
+        let text = if rack.is_empty() {
+            format!("no rack; reserve: {}", words(reserve))
+        } else {
+            format!(
+                "rack: {} ({held} of {} slots); reserve: {}",
+                words(rack),
+                rack.len(),
+                words(reserve)
+            )
+        };
+        StockView {
+            rack: rack.iter().map(letter).collect(),
+            reserve: reserve.iter().map(letter).collect(),
+            text,
+        }
+    }
 }
 
 /// The game in progress.
@@ -334,6 +408,7 @@ impl PageStateTracker {
             choices: Vec::new(),
             token_required,
             settings_file,
+            stock: None,
             t: 0,
         };
         let mut tracker = PageStateTracker {
@@ -353,6 +428,11 @@ impl PageStateTracker {
     /// The state to send.
     pub fn state(&self) -> &PageState {
         &self.state
+    }
+
+    /// The arm's stock as the robot last published it.
+    pub fn stock_changed(&mut self, stock: Option<&hal::arm::Stock>) {
+        self.state.stock = stock.map(StockView::of);
     }
 
     /// The robot's visible state changed (after every event it handled): position, wait, scan.

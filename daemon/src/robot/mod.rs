@@ -70,6 +70,8 @@ pub struct VisibleState {
     /// The position the board must show for the next game to start: the variant's start, or
     /// a position the operator asked for.
     pub set_up: Position,
+    /// What waits beside the board as the arm's stock has it (`None` before the arm said).
+    pub stock: Option<hal::arm::Stock>,
     /// Bumped on every change.
     pub serial: u64,
 }
@@ -356,6 +358,7 @@ where
             position: *host.game().position(),
             scan: None,
             set_up: host.next_start(),
+            stock: mover.stock(),
             serial: 0,
         };
         Robot {
@@ -867,10 +870,15 @@ where
         let waiting = self.host.waiting_for();
         let position = *self.host.game().position();
         let set_up = self.host.next_start();
+        // While the arm works its stock is with it: the last one shown stays.
+        let stock = self.mover.as_ref().map(PieceMover::stock);
         self.stage.send_modify(|stage| {
             stage.waiting = waiting;
             stage.position = position;
             stage.set_up = set_up;
+            if let Some(stock) = stock {
+                stage.stock = stock;
+            }
             stage.serial += 1;
         });
         Ok(())

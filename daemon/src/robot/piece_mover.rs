@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::future::Future;
 
-use hal::arm::{BoardSquare, Carry, Layout, Piece, ResetError, ResetOutcome, Slot};
+use hal::arm::{BoardSquare, Carry, Layout, Piece, ResetError, ResetOutcome, Slot, Stock};
 use rules::{Move, Position};
 
 /// Moves pieces for the robot.
@@ -68,4 +68,8 @@ pub trait PieceMover: Send + 'static {
     /// left it (a king uncrowned goes to the reserve, anything else into the rack's first free
     /// slot).
     fn taken_back(&mut self, returned: &[Piece], removed: &[Piece]);
+
+    /// What waits beside the board as it knows it, for the operator page; `None` when it keeps
+    /// no stock.
+    fn stock(&self) -> Option<Stock>;
 }

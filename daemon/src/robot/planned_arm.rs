@@ -340,6 +340,10 @@ where
             }
         }
     }
+
+    fn stock(&self) -> Option<Stock> {
+        Some(self.stock.clone())
+    }
 }
 
 /// Each carry of `plan`, where the piece is picked up and where it is put down, in order.

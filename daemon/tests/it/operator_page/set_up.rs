@@ -125,6 +125,20 @@ fn a_fen_from_the_page_is_set_up_by_the_arm_and_played_from_with_the_robot_to_mo
     );
     assert_eq!(kind(&log[at + 1]), "game_started");
     assert_eq!(log[at + 1]["robot"], "black");
+    // The page shows what waits beside the board as the arm's stock has it: the reserve's
+    // first white king is on d4 now.
+    let stock = sim.state()["stock"].clone();
+    let text = stock["text"].as_str().unwrap();
+    assert!(text.starts_with("rack: "), "{stock}");
+    assert!(
+        text.ends_with("reserve: 1 white king, 2 black kings"),
+        "{stock}"
+    );
+    assert_eq!(
+        stock["reserve"],
+        serde_json::json!(["", "B", "W", "B"]),
+        "{stock}"
+    );
     // The robot's first move is Black's, from the position set up.
     let first = log[at..].iter().find(|e| kind(e) == "robot_move").unwrap();
     let black_moves = [
