@@ -118,6 +118,13 @@ pub struct PlaySettings {
     pub engine: String,
     /// At which levels the external engine plays.
     pub engine_levels: EngineLevels,
+    /// The folder of the endgame tables with distances (`checkerbot-lab egdb build --variant
+    /// russian --pieces 5 --out DIR`); empty: none. Russian only: at level 5 and in the
+    /// adaptive level's full-strength moves, a position within the tables is played from them
+    /// (a won ending won by the shortest way) instead of searched. Not checked here: a missing
+    /// folder or a damaged table is the player's warning, and the robot plays on without
+    /// them, as it does without a network. Read with [`PlaySettings::egdb_dir`].
+    pub egdb_dir: PathBuf,
 }
 
 /// At which levels `play.engine` plays; at the others the robot's own player does.
@@ -142,6 +149,12 @@ impl PlaySettings {
         plays.then(|| self.engine()).flatten()
     }
 
+    /// The endgame tables' folder, if one is set (an empty text is none).
+    pub fn egdb_dir(&self) -> Option<&Path> {
+        let dir = self.egdb_dir.as_path();
+        (!dir.as_os_str().is_empty()).then_some(dir)
+    }
+
     /// The external engine set, whatever the level.
     pub fn engine(&self) -> Option<crate::EngineSpec> {
         if self.engine.trim().is_empty() {
@@ -159,6 +172,7 @@ impl Default for PlaySettings {
             move_time_ms: 2_000,
             engine: String::new(),
             engine_levels: EngineLevels::Strongest,
+            egdb_dir: PathBuf::new(),
         }
     }
 }

@@ -297,3 +297,28 @@ fn printing_the_settings_never_shows_the_operator_token() {
     assert!(printed.contains("0.0.0.0:8080"), "{printed}");
     assert!(!printed.contains("correct-horse"), "{printed}");
 }
+
+#[test]
+fn the_endgame_tables_folder_is_optional_and_set_by_the_file_or_the_environment() {
+    assert_eq!(Settings::default().play.egdb_dir(), None);
+    let path = write("egdb.toml", "[play]\negdb_dir = \"/srv/egdb\"\n");
+    let from_file = load_with_env(Some(&path), HashMap::new()).unwrap();
+    assert_eq!(from_file.play.egdb_dir(), Some(Path::new("/srv/egdb")));
+    let from_env = load_with_env(
+        Some(&path),
+        env(&[("CHECKERBOT_PLAY__EGDB_DIR", "/var/lib/checkerbot/egdb")]),
+    )
+    .unwrap();
+    assert_eq!(
+        from_env.play.egdb_dir(),
+        Some(Path::new("/var/lib/checkerbot/egdb"))
+    );
+    // Empty is none; a folder that is not there is the player's warning, not a stop.
+    let empty = load_with_env(None, env(&[("CHECKERBOT_PLAY__EGDB_DIR", "")])).unwrap();
+    assert_eq!(empty.play.egdb_dir(), None);
+    let missing = write(
+        "egdb-missing.toml",
+        "[play]\negdb_dir = \"/nonexistent/egdb\"\n",
+    );
+    assert!(load_with_env(Some(&missing), HashMap::new()).is_ok());
+}

@@ -14,6 +14,12 @@
 //! near-equal moves) comes from the seed given to [`Brain::new`], so a game replays exactly
 //! unless a search was stopped by the clock.
 //!
+//! With `play.egdb_dir` set (Russian), level 5 and the adaptive level's full-strength moves
+//! play a position within the endgame tables from them instead of searching (see
+//! `tables.rs`): the shortest win, the longest resistance or a drawing move. At level 5 the
+//! thought's v is the table's exact value; the adaptive level keeps its own v (from its
+//! scoring of every move), so that its v does not jump between its weaker and full moves.
+//!
 //! The v a thought reports is calibrated: the network's v by the map its model carries for
 //! the level (none: the raw v), alpha-beta's by the level's own map (see
 //! [`levels`](crate::levels)).
@@ -32,6 +38,7 @@ use search::{Limits, Searcher};
 use crate::adaptive::{Adaptive, Choice};
 use crate::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, VARIETY_MARGIN};
 use crate::rng::SplitMix;
+use crate::tables::Tables;
 
 /// The nodes the search of a visitor's alternatives may visit in all (see
 /// [`Brain::alternatives`]), and the adaptive level's scoring of its own moves: a few hundredths
@@ -122,6 +129,9 @@ pub struct Brain {
     last_scored: VecDeque<ScoredPosition>,
     /// Another program that plays the moves (`play.engine`), see `brain_engine.rs`.
     engine: Option<engine::Consulted>,
+    /// The endgame tables (`play.egdb_dir`), consulted at full strength only: the weaker
+    /// levels' mistakes in an ending are part of what makes them beatable.
+    tables: Tables,
 }
 
 impl std::fmt::Debug for Brain {
@@ -155,6 +165,7 @@ impl Brain {
                 .then(|| Adaptive::new(settings.play.adaptive_target)),
             last_scored: VecDeque::new(),
             engine: None,
+            tables: Tables::load(settings),
         }
     }
 
@@ -187,6 +198,7 @@ impl Brain {
             self.searcher.clear();
         }
         self.variant = settings.game.variant;
+        self.tables.reconfigure(settings);
     }
 
     /// Chooses the robot's move in `position` (`history`: the game's earlier positions, for
@@ -206,6 +218,12 @@ impl Brain {
             Ok(thought) => return Some(thought),
             Err(true) => return Some(self.quick_own_move(position, history, &moves)),
             Err(false) => {}
+        }
+        if self.adaptive.is_none()
+            && self.level.number == 5
+            && let Some(thought) = self.table_move(position)
+        {
+            return Some(thought);
         }
         if let Some(adaptive) = self.adaptive.take() {
             let (adaptive, thought) = self.adaptive_move(adaptive, position, history, stop, &moves);
@@ -408,7 +426,9 @@ impl Brain {
         );
         let (mut thought, score) = match choice {
             Choice::FullStrength => {
-                let thought = self.alpha_beta(position, history, stop, moves);
+                let thought = self
+                    .table_move(position)
+                    .unwrap_or_else(|| self.alpha_beta(position, history, stop, moves));
                 let score = scored
                     .iter()
                     .find(|&&(mv, _)| mv == thought.mv)
@@ -435,9 +455,44 @@ impl Brain {
         (adaptive, thought)
     }
 
+    /// The endgame tables' move in `position` (see `tables.rs`), as a thought whose v is the
+    /// table's exact value (a win 1, a draw 0.5, a loss 0: no calibration, since nothing is
+    /// estimated) and whose pv is the move. `None` without tables or outside them.
+    fn table_move(&self, position: &Position) -> Option<Thought> {
+        let found = self.tables.best_move(position)?;
+        let v = match found.value {
+            egdb::Wdl::Win => 1.0,
+            egdb::Wdl::Draw => 0.5,
+            egdb::Wdl::Loss => 0.0,
+        };
+        tracing::debug!(
+            "endgame tables: {:?} in {} plies",
+            found.value,
+            found.distance
+        );
+        Some(Thought {
+            mv: found.mv,
+            v,
+            raw_v: v,
+            pv: vec![found.mv],
+            playouts_or_nodes: 0,
+        })
+    }
+
+    /// The endgame tables: `None` when `play.egdb_dir` names none (or the variant has none),
+    /// else the most pieces they answer, or the warning that said why they are not used.
+    pub fn endgame_tables(&self) -> Option<Result<u32, &str>> {
+        self.tables.status()
+    }
+
     /// What plays now, for logs and `checkerbot doctor`.
     pub fn describe(&self) -> String {
         let own = self.describe_own();
+        let own = match self.tables.status() {
+            None => own,
+            Some(Ok(pieces)) => format!("{own}; endgame tables up to {pieces} pieces"),
+            Some(Err(reason)) => format!("{own}; no endgame tables: {reason}"),
+        };
         match self.engine_description() {
             Some(engine) => engine + &own,
             None => own,
@@ -809,3 +864,7 @@ mod engine;
 #[cfg(test)]
 #[path = "brain_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "brain_tables_tests.rs"]
+mod tables_tests;

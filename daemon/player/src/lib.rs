@@ -6,7 +6,8 @@
 //! `selfplay` and `datagen` commands use the same `Brain` and dice, so a level measured there
 //! is the level a visitor meets.
 //!
-//! **Architecture invariant**: no I/O but reading the model files and ONNX Runtime, and no
+//! **Architecture invariant**: no I/O but reading the model files, ONNX Runtime and the
+//! endgame tables (`play.egdb_dir`, read once), and no
 //! clock but the caller's stop flag: a seed replays a game (unless a search was stopped by
 //! the clock). Another program as the player ([`external`], `play.engine`) comes in through
 //! a trait that the daemon's `external-engines` implements; a brain without one is as
@@ -18,6 +19,7 @@ mod brain;
 pub mod external;
 pub mod levels;
 pub mod rng;
+mod tables;
 
 pub use brain::{Brain, Thought, dylib, model_name};
 pub use external::{EngineFault, ExternalEngine, FaultKind};
