@@ -145,3 +145,30 @@ fn other_variants_load_no_tables() {
     settings.game.variant = Variant::Brazilian;
     assert_eq!(Brain::new(&settings, 1).endgame_tables(), None);
 }
+
+#[test]
+fn a_reload_reads_the_tables_again_only_when_the_folder_changes() {
+    let empty = tempfile::tempdir().unwrap();
+    let mut brain = Brain::new(&settings(PlayLevel::Fixed(5), Some(empty.path())), 1);
+    let Some(Err(reason)) = brain.endgame_tables() else {
+        panic!("{:?}", brain.endgame_tables());
+    };
+    assert!(reason.contains("russian_0101.egdb: missing"), "{reason}");
+
+    let built = tempfile::tempdir().unwrap();
+    egdb::build(Variant::Russian, 3, Some(built.path()), &mut |_| {}).unwrap();
+    brain.reconfigure(&settings(PlayLevel::Fixed(5), Some(built.path())));
+    assert_eq!(brain.endgame_tables(), Some(Ok(3)));
+    // The same folder at another level: kept, not read again (a file removed since is not
+    // noticed).
+    std::fs::remove_file(
+        built
+            .path()
+            .join(Material::new(0, 1, 0, 1).file_name(Variant::Russian)),
+    )
+    .unwrap();
+    brain.reconfigure(&settings(PlayLevel::Adaptive, Some(built.path())));
+    assert_eq!(brain.endgame_tables(), Some(Ok(3)));
+    brain.reconfigure(&settings(PlayLevel::Fixed(5), None));
+    assert_eq!(brain.endgame_tables(), None);
+}

@@ -114,33 +114,37 @@ fn open(dir: &Path) -> Result<Egdb, String> {
         ));
     }
     let variant = Variant::Russian;
-    let missing = |material: &Material| {
+    let files = |material: Material| {
         [
             material.file_name(variant),
             material.distance_file_name(variant),
         ]
-        .into_iter()
         .map(|name| dir.join(name))
-        .find(|path| !path.is_file())
     };
     let mut pieces = 1;
-    let mut first_missing = None;
     for n in 2..=MOST_PIECES {
-        let absent = Material::all_up_to(n)
+        let of_n: Vec<PathBuf> = Material::all_up_to(n)
             .into_iter()
             .filter(|m| m.pieces() == n)
-            .find_map(|m| missing(&m));
-        match absent {
-            None => pieces = n,
-            Some(path) => {
-                first_missing = Some(path);
-                break;
-            }
+            .flat_map(files)
+            .collect();
+        let Some(absent) = of_n.iter().find(|path| !path.is_file()) else {
+            pieces = n;
+            continue;
+        };
+        if pieces < 2 {
+            return Err(format!("endgame table {}: missing", absent.display()));
         }
-    }
-    if pieces < 2 {
-        let path = first_missing.unwrap_or_else(|| dir.to_path_buf());
-        return Err(format!("endgame table {}: missing", path.display()));
+        if of_n.iter().any(|path| path.is_file()) {
+            // Some of this size and not all: a build cut short, or a file lost. Said, since
+            // the operator meant the larger set; the complete sizes below still serve.
+            tracing::warn!(
+                "endgame tables of {n} pieces incomplete ({} missing): using those up to \
+                 {pieces} pieces",
+                absent.display()
+            );
+        }
+        break;
     }
     Egdb::open_with_distances(dir, variant, pieces).map_err(|error| error.to_string())
 }
