@@ -199,11 +199,16 @@ fn stops_the_arm(code: FaultCode) -> bool {
 struct Pending {
     motion_id: u16,
     allowance: Duration,
+    /// Where the motion takes the joints.
+    to: ReferenceJoints,
+    /// The pump change this motion's dwell follows, if it is one.
+    pump: Option<bool>,
 }
 
 /// The controller's arm, driven over its share of the controller's session.
 #[derive(Debug)]
 pub struct ControllerArm {
+    welcome: Welcome,
     link: LinkHandle,
     events: mpsc::Receiver<LinkEvent>,
     config: ControllerArmConfig,
@@ -214,6 +219,11 @@ pub struct ControllerArm {
     head_since: Instant,
     /// The angles of the last target queued: where the arm is once it is idle.
     joints: ReferenceJoints,
+    /// The angles of the last motion reported done: where a stopped arm was last known.
+    reached: ReferenceJoints,
+    /// Where the cup took hold, while finished motions say the pump runs: a stopped arm may
+    /// hold that piece.
+    cup: Option<ReferenceJoints>,
     /// Faults the controller reports active.
     active: Vec<Fault>,
     /// A fault that stopped the arm since the last wait, reported by the next one.
@@ -229,6 +239,7 @@ impl ControllerArm {
             return Err(ArmError::NoArm(link.welcome.capabilities));
         }
         Ok(ControllerArm {
+            welcome: link.welcome,
             link: link.handle,
             events: link.events,
             config,
@@ -236,21 +247,40 @@ impl ControllerArm {
             pending: VecDeque::new(),
             head_since: Instant::now(),
             joints: config.home,
+            reached: config.home,
+            cup: None,
             active: Vec::new(),
             tripped: None,
         })
     }
 
-    /// The arm over `link`, homed: nothing in the protocol says where the joints are, so every
-    /// session (the first, and each after a reconnect) starts by homing and waiting for it.
+    /// The arm over `link`, made ready ([`ControllerArm::make_ready`]).
     pub async fn start(
         link: ArmLink,
         config: ControllerArmConfig,
     ) -> Result<ControllerArm, ArmError> {
         let mut arm = ControllerArm::new(link, config)?;
-        arm.home().await?;
-        arm.wait_until_idle().await?;
+        arm.make_ready().await?;
         Ok(arm)
+    }
+
+    /// Clears the faults whose cause is gone (one may be left from before a reconnect), then
+    /// homes and waits for it: nothing in the protocol says where the joints are, so every
+    /// session (the first, and each after a reconnect) starts so.
+    pub async fn make_ready(&mut self) -> Result<(), ArmError> {
+        self.clear_alarms().await?;
+        self.home().await?;
+        self.wait_until_idle().await
+    }
+
+    /// The arm's half of the session back, for another try at [`ControllerArm::make_ready`]
+    /// on the same session.
+    pub fn into_link(self) -> ArmLink {
+        ArmLink {
+            welcome: self.welcome,
+            handle: self.link,
+            events: self.events,
+        }
     }
 
     /// The configuration it drives with.
@@ -269,7 +299,12 @@ impl ControllerArm {
             LinkEvent::Message(Message::MotionDone { motion_id }) => {
                 if let Some(done) = self.pending.iter().position(|p| p.motion_id == motion_id) {
                     // Motions finish in order: any before it are done too.
-                    self.pending.drain(..=done);
+                    for finished in self.pending.drain(..=done) {
+                        self.reached = finished.to;
+                        if let Some(on) = finished.pump {
+                            self.cup = on.then_some(finished.to);
+                        }
+                    }
                     self.head_since = Instant::now();
                 }
                 // Otherwise a motion discarded by a stop, or of an earlier session.
@@ -364,6 +399,7 @@ impl ControllerArm {
         &mut self,
         message: Message,
         allowance: Duration,
+        (to, pump): (ReferenceJoints, Option<bool>),
     ) -> Result<(), ArmError> {
         self.queue(message).await?;
         let motion_id = match message {
@@ -377,6 +413,8 @@ impl ControllerArm {
         self.pending.push_back(Pending {
             motion_id,
             allowance,
+            to,
+            pump,
         });
         Ok(())
     }
@@ -392,6 +430,7 @@ impl ControllerArm {
         &mut self,
         to: ReferenceJoints,
         duration: Duration,
+        pump: Option<bool>,
     ) -> Result<(), ArmError> {
         let needed = self.config.motion_time(&self.joints, &to).max(duration);
         let duration_ms = needed.as_millis().clamp(1, u128::from(u16::MAX)) as u16;
@@ -402,7 +441,7 @@ impl ControllerArm {
         };
         let allowance =
             Duration::from_millis(u64::from(duration_ms)) * 2 + self.config.motion_slack;
-        self.queue_motion(Message::JointTargets(targets), allowance)
+        self.queue_motion(Message::JointTargets(targets), allowance, (to, pump))
             .await?;
         self.joints = to;
         Ok(())
@@ -422,7 +461,7 @@ impl ControllerArm {
             })
             .collect::<Result<Vec<_>, _>>()?;
         for to in joints {
-            self.queue_joints(to, Duration::ZERO).await?;
+            self.queue_joints(to, Duration::ZERO, None).await?;
         }
         Ok(())
     }
@@ -441,15 +480,16 @@ impl Arm for ControllerArm {
     async fn home(&mut self) -> Result<(), ArmError> {
         let motion_id = self.motion_id();
         let allowance = self.config.home_timeout;
-        self.queue_motion(Message::ArmHome { motion_id }, allowance)
+        let home = (self.config.home, None);
+        self.queue_motion(Message::ArmHome { motion_id }, allowance, home)
             .await?;
         self.joints = self.config.home;
         Ok(())
     }
 
-    /// A [`Motion::Jump`] goes straight up or down to the travel height (or the target's, if
-    /// higher), crosses in hops of at most 10 mm interpolated about the base axis, and goes
-    /// straight down; a
+    /// A [`Motion::Jump`] goes straight up or down to the travel height, crosses at it in hops
+    /// of at most 10 mm interpolated about the base axis, and goes straight down (or up) to the
+    /// target; a
     /// [`Motion::Linear`] move is cut into the same hops; a [`Motion::Joint`] move is one
     /// joint target.
     async fn move_to(&mut self, target: Pose, motion: Motion) -> Result<(), ArmError> {
@@ -458,7 +498,7 @@ impl Arm for ControllerArm {
             Motion::Joint => vec![to],
             Motion::Linear => crate::arm::plan::hops(from, to),
             Motion::Jump => {
-                let travel = self.config.travel_z.max(to.z);
+                let travel = self.config.travel_z;
                 let (up, across) = (from.at_height(travel), to.at_height(travel));
                 let mut points = Vec::new();
                 let mut at = from;
@@ -483,7 +523,7 @@ impl Arm for ControllerArm {
         })
         .await?;
         let dwell = self.config.suction_dwell;
-        self.queue_joints(self.joints, dwell).await
+        self.queue_joints(self.joints, dwell, Some(on)).await
     }
 
     async fn park(&mut self) -> Result<(), ArmError> {
@@ -501,8 +541,8 @@ impl Arm for ControllerArm {
     }
 
     /// Sends `ArmStop`: the controller stops every joint and empties its queue. Where the arm
-    /// stopped is not reported, so the next move starts from the last target as the host knows
-    /// it; home the arm when in doubt.
+    /// stopped is not reported: the next move starts from the last target reported reached
+    /// (the arm is between it and the next), rising to the travel height first.
     async fn abort(&mut self) -> Result<(), ArmError> {
         self.pending.clear();
         let link = &self.link;
@@ -513,6 +553,7 @@ impl Arm for ControllerArm {
         self.drain();
         self.pending.clear();
         self.tripped = None;
+        self.joints = self.reached;
         Ok(())
     }
 
@@ -531,6 +572,9 @@ impl Arm for ControllerArm {
         ))
     }
 
+    /// Sends `ClearFaults`. An arm stopped with the pump on may hold the piece it was carrying:
+    /// it is then put back where the cup took it (up, across, down, pump off), so that it is
+    /// not dropped on the way, and the board shows the move as not made.
     async fn clear_alarms(&mut self) -> Result<(), ArmError> {
         let link = &self.link;
         timed(self.config.command_timeout, async {
@@ -541,6 +585,18 @@ impl Arm for ControllerArm {
         .await?;
         self.drain();
         self.tripped = None;
+        if self.pending.is_empty()
+            && let Some(grip) = self.cup.take()
+        {
+            let at = self.config.kinematics.forward(&grip).to_pose(0.0);
+            self.move_to(at, Motion::Jump).await?;
+            self.set_suction(false).await?;
+            let up = Pose {
+                z: self.config.travel_z as f32,
+                ..at
+            };
+            self.move_to(up, Motion::Joint).await?;
+        }
         Ok(())
     }
 }
