@@ -18,9 +18,13 @@ use sounds::{Library, Output, Speaker};
 use tokio_util::codec::Framed;
 
 use crate::calibrate::check::check_calibration;
-use crate::devices::{CALIBRATION_FILE, open_port};
+use crate::devices::{
+    ArmSlot, CALIBRATION_FILE, controller_arm_config, load_calibration, open_port, split_session,
+};
 use crate::robot::occupancy_map;
 use crate::settings_source::config_path;
+use hal::controller::device::ControllerArm;
+use hal::device::Arm as _;
 use player::Brain;
 
 /// How long a device may take to answer before the doctor calls it silent.
@@ -192,6 +196,14 @@ fn state_dir(dir: &Path) -> Result<String, String> {
 
 async fn devices(settings: &Settings, report: &mut Report) {
     let devices = &settings.devices;
+    if devices.arm == ArmKind::Controller {
+        // One port carries both: the board's line and the arm's come from one session.
+        let (board, arm) =
+            controller(&devices.board_port, devices.baud, &settings.paths.state_dir).await;
+        report.line("board controller", board);
+        report.line("arm", arm);
+        return;
+    }
     report.line(
         "board controller",
         board(&devices.board_port, devices.baud).await,
@@ -199,11 +211,78 @@ async fn devices(settings: &Settings, report: &mut Report) {
     let arm = match devices.arm {
         ArmKind::Dobot => dobot(&devices.arm_port, devices.baud).await,
         other => Err(format!(
-            "devices.arm = {other:?}: `checkerbot run` drives a Dobot only; set devices.arm = \
-             \"dobot\""
+            "devices.arm = {other:?}: `checkerbot run` drives a Dobot or the board \
+             controller's arm; set devices.arm = \"dobot\" or \"controller\""
         )),
     };
     report.line("arm", arm);
+}
+
+/// The board controller that drives the arm: the handshake (the board's line), then the arm
+/// announced in its capabilities, homed, and moved once, to the calibration's park pose.
+async fn controller(
+    path: &Path,
+    baud: u32,
+    state_dir: &Path,
+) -> (Result<String, String>, Result<String, String>) {
+    let no_arm = || Err("not checked: the board controller did not answer".to_owned());
+    let port = match open(path, baud, "board controller") {
+        Ok(port) => port,
+        Err(err) => return (Err(err), no_arm()),
+    };
+    let silent = format!(
+        "{} opens but no board controller answers the handshake: check the cable, the \
+         controller's power and devices.baud ({baud})",
+        path.display()
+    );
+    let connection =
+        match tokio::time::timeout(DEVICE_TIMEOUT, connect(port, LinkConfig::default())).await {
+            Ok(Ok(connection)) => connection,
+            Ok(Err(err)) => return (Err(format!("{silent}: {err}")), no_arm()),
+            Err(_) => return (Err(silent), no_arm()),
+        };
+    let firmware = connection.welcome.firmware;
+    let board = Ok(format!(
+        "{} answers: board controller firmware {}.{}.{}",
+        path.display(),
+        firmware.major,
+        firmware.minor,
+        firmware.patch
+    ));
+    let slot = ArmSlot::default();
+    let (_device, driver) = split_session(connection, &slot);
+    tokio::spawn(driver.run());
+    let arm = async {
+        let calibration = load_calibration(state_dir).map_err(|err| format!("{err:#}"))?;
+        let config = controller_arm_config(&calibration).map_err(|err| format!("{err:#}"))?;
+        let link = slot.take().ok_or("the board controller's session ended")?;
+        let mut arm = ControllerArm::new(link, config).map_err(|err| {
+            format!(
+                "{err}: its firmware announces no arm; flash one that drives the joints and \
+                 the pump (docs/protocol.md), or set devices.arm = \"dobot\""
+            )
+        })?;
+        let started = tokio::time::Instant::now();
+        arm.make_ready()
+            .await
+            .map_err(|err| format!("homing failed: {err}; check the limit switches"))?;
+        let homed = started.elapsed();
+        let moved = async {
+            arm.park().await?;
+            arm.wait_until_idle().await
+        };
+        moved
+            .await
+            .map_err(|err| format!("homed, but the test move to the park pose failed: {err}"))?;
+        let park = calibration.park();
+        Ok(format!(
+            "the board controller drives it: homed in {:.1} s, then moved to the park pose \
+             {park} in {:.1} s",
+            homed.as_secs_f64(),
+            started.elapsed().saturating_sub(homed).as_secs_f64()
+        ))
+    };
+    (board, arm.await)
 }
 
 /// Opens `path` exclusively, as `run` does, and explains a refusal.

@@ -1,7 +1,8 @@
 //! `checkerbot run`: the robot on its real devices, as systemd starts it.
 //!
 //! The board controller and the Dobot are opened by path (udev symlinks survive re-plugging),
-//! exclusively, at the configured baud rate. A board link that is lost is reopened with
+//! exclusively, at the configured baud rate; with `devices.arm = "controller"` the board
+//! controller drives the arm too, over the board's own link, and the arm is homed first. A board link that is lost is reopened with
 //! backoff while the game waits; a lost Dobot is reopened before its next move (the visitor is
 //! asked to make a move the arm could not); SIGHUP or a change of the settings file reloads the settings
 //! (see [`crate::reload`]); SIGTERM or Ctrl-C lets the arm finish its move, parks it and exits,
@@ -27,12 +28,15 @@ use tokio::signal::unix::{SignalKind, signal};
 use tokio::sync::broadcast;
 use tokio_serial::SerialStream;
 
-use crate::devices::{connect_board, connect_dobot, load_calibration};
+use crate::devices::{
+    ArmSlot, connect_board, connect_controller, connect_dobot, controller_arm_config,
+    load_calibration,
+};
 use crate::notify::Notifier;
 use crate::operator::{PageConfig, serve_page};
 use crate::robot::{
-    ARM_RECONNECT_PATIENCE, EventContext, LoopConfig, Observer, PlannedArm, Reconnect, ReopenArm,
-    Robot, ThinkOn, robot_color, start_or_resume,
+    ARM_RECONNECT_PATIENCE, EventContext, LoopConfig, Observer, PieceMover, PlannedArm, Reconnect,
+    ReopenArm, Robot, ThinkOn, robot_color, start_or_resume,
 };
 use crate::settings_source::config_path;
 use crate::state::{StateDir, Stats};
@@ -129,25 +133,73 @@ pub async fn serve(
     shutdown: impl Future<Output = ()>,
 ) -> anyhow::Result<Stats> {
     let state = StateDir::open(&settings.paths.state_dir)?;
-    let devices = &settings.devices;
-    if devices.arm != ArmKind::Dobot {
-        anyhow::bail!(
-            "devices.arm = {:?}: `checkerbot run` drives a Dobot; the reference arm's controller \
-             is not supported yet, and the simulator is `checkerbot sim`",
-            devices.arm
-        );
-    }
+    let devices = settings.devices.clone();
     let calibration = load_calibration(&settings.paths.state_dir)?;
-    let dobot = connect_dobot(devices.arm_port.clone(), devices.baud).await?;
-    let (port, baud) = (devices.arm_port.clone(), devices.baud);
-    let reopen: ReopenArm<DobotArm<SerialStream>> =
-        Box::new(move || Box::pin(connect_dobot(port.clone(), baud)));
-    let arm = PlannedArm::new(dobot, calibration).reconnect_with(reopen, ARM_RECONNECT_PATIENCE);
-    let board = connect_board(devices.board_port.clone(), devices.baud).await?;
     let (port, baud) = (devices.board_port.clone(), devices.baud);
-    let reconnect: Reconnect<ControllerDevice> =
-        Box::new(move || Box::pin(connect_board(port.clone(), baud)));
+    match devices.arm {
+        ArmKind::Dobot => {
+            let dobot = connect_dobot(devices.arm_port.clone(), baud).await?;
+            let arm_port = devices.arm_port.clone();
+            let reopen: ReopenArm<DobotArm<SerialStream>> =
+                Box::new(move || Box::pin(connect_dobot(arm_port.clone(), baud)));
+            let arm =
+                PlannedArm::new(dobot, calibration).reconnect_with(reopen, ARM_RECONNECT_PATIENCE);
+            let board = connect_board(port.clone(), baud).await?;
+            let reconnect: Reconnect<ControllerDevice> =
+                Box::new(move || Box::pin(connect_board(port.clone(), baud)));
+            serve_with(
+                settings,
+                config_file,
+                shutdown,
+                state,
+                board,
+                reconnect,
+                arm,
+            )
+            .await
+        }
+        ArmKind::Controller => {
+            // One port: the board's session carries the arm, and reconnecting the board (the
+            // loop does) leaves the arm a new session to take.
+            let config = controller_arm_config(&calibration)?;
+            let slot = ArmSlot::default();
+            let board = connect_controller(port.clone(), baud, slot.clone()).await?;
+            let mut reopen = slot.reopen(&config);
+            let first = reopen().await.with_context(|| {
+                format!("the arm on the board controller at {}", port.display())
+            })?;
+            let arm =
+                PlannedArm::new(first, calibration).reconnect_with(reopen, ARM_RECONNECT_PATIENCE);
+            let reconnect: Reconnect<ControllerDevice> =
+                Box::new(move || Box::pin(connect_controller(port.clone(), baud, slot.clone())));
+            serve_with(
+                settings,
+                config_file,
+                shutdown,
+                state,
+                board,
+                reconnect,
+                arm,
+            )
+            .await
+        }
+        ArmKind::Sim => anyhow::bail!(
+            "devices.arm = \"sim\": `checkerbot run` drives real devices; the simulator is \
+             `checkerbot sim` (or `checkerbot sim-devices` behind pseudo-terminals)"
+        ),
+    }
+}
 
+/// [`serve`] once the devices are open.
+async fn serve_with<M: PieceMover>(
+    settings: Settings,
+    config_file: Option<PathBuf>,
+    shutdown: impl Future<Output = ()>,
+    state: StateDir,
+    board: ControllerDevice,
+    reconnect: Reconnect<ControllerDevice>,
+    arm: M,
+) -> anyhow::Result<Stats> {
     let robot_color = robot_color(settings.game.robot);
     let seed = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

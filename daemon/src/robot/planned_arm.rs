@@ -1,5 +1,7 @@
-//! A Dobot that makes draughts moves: the calibration says where the squares are, the planner
-//! orders the picks and places, and the driver sends them.
+//! An arm that makes draughts moves: the calibration says where the squares are, the planner
+//! orders the picks and places, and the driver sends them: `JUMP`s for a Dobot Magician, and
+//! for the reference arm (a calibration with `model = "reference"`, driven by the board
+//! controller) the plan's joint-target path, each point a [`Motion::Joint`] move.
 //!
 //! It keeps the stock of what waits beside the board ([`Stock`]: each rack slot and spare-king
 //! slot, with the piece's colour and kind), from a full reserve and an empty rack at start.
@@ -16,12 +18,14 @@ use std::time::Duration;
 
 use std::collections::BTreeSet;
 
+use hal::arm::kinematics::Kinematics as _;
 use hal::arm::{
-    ArmModel, ArmStep, BoardSquare, Calibration, CaptureOrder, Carry, DobotStep, Layout, Magician,
-    Piece, PieceColour, PieceKind, Plan, PlanError, ResetError, ResetOrder, ResetOutcome,
-    RobotMove, Slot, Spot, Stock, StockChange, plan_carries, plan_move_with_stock, plan_reset,
+    ArmModel, ArmStep, BoardSquare, Calibration, CaptureOrder, Carry, DobotStep, JointStep, Layout,
+    Piece, PieceColour, PieceKind, Plan, PlanError, Point, ResetError, ResetOrder, ResetOutcome,
+    RobotMove, Slot, Spot, Stock, StockChange, Unreachable, plan_carries, plan_move_with_stock,
+    plan_reset,
 };
-use hal::device::Arm;
+use hal::device::{Arm, Motion};
 use hal::{Error as _, ErrorKind};
 use rules::{Move, Position, Role};
 use tokio::time::Instant;
@@ -46,6 +50,8 @@ pub enum ArmFault<E> {
     Plan(PlanError),
     /// A carry of a reset names a spot the calibration lacks.
     NoSuchSpot,
+    /// A point of the joint-target path is out of the reference arm's reach.
+    Unreachable(Point, Unreachable),
     /// The arm failed.
     Device(E),
     /// The arm's link is lost and could not be reopened in time.
@@ -64,6 +70,9 @@ impl<E: fmt::Display> fmt::Display for ArmFault<E> {
             ArmFault::NoSuchSpot => {
                 write!(f, "a carry of the reset names a spot the calibration lacks")
             }
+            ArmFault::Unreachable(point, why) => {
+                write!(f, "the arm's path passes {point}, out of its reach: {why}")
+            }
             ArmFault::Device(err) => err.fmt(f),
             ArmFault::Disconnected {
                 attempts,
@@ -79,7 +88,7 @@ impl<E: fmt::Display> fmt::Display for ArmFault<E> {
 
 impl<E: fmt::Debug + fmt::Display> std::error::Error for ArmFault<E> {}
 
-/// A Dobot Magician driven through a calibration, reopened when its link is lost.
+/// An arm driven through a calibration, reopened when its link is lost.
 pub struct PlannedArm<A> {
     /// `None` while the link is lost.
     arm: Option<A>,
@@ -88,7 +97,6 @@ pub struct PlannedArm<A> {
     /// Attempts of a reconnection the loop has not reported yet.
     reconnected: Option<u32>,
     calibration: Calibration,
-    magician: Magician,
     /// What each rack and spare-king slot holds.
     stock: Stock,
     /// The last plan carried out (or begun), whose stock changes wait for the board's scan.
@@ -109,12 +117,6 @@ impl<A> PlannedArm<A> {
     /// black kings in turn, from the first slot (so that the robot can crown a man of either
     /// colour, and the visitor too).
     pub fn new(arm: A, calibration: Calibration) -> PlannedArm<A> {
-        let magician = match calibration.arm() {
-            ArmModel::Magician(magician) => *magician,
-            // A reference arm's controller takes joint targets, not Dobot poses; its driver
-            // is not written yet, so a Dobot with default dimensions stands in.
-            ArmModel::Reference(_) => Magician::default(),
-        };
         let rack = calibration.rack().map_or(0, hal::arm::RackGrid::len);
         let reserve = (0..calibration.king_slots().len())
             .map(|slot| {
@@ -132,7 +134,6 @@ impl<A> PlannedArm<A> {
             patience: ARM_RECONNECT_PATIENCE,
             reconnected: None,
             calibration,
-            magician,
             stock,
             pending: None,
         }
@@ -346,6 +347,25 @@ where
     }
 }
 
+/// A joint-target path as arm calls: each point a [`Motion::Joint`] move to where the
+/// kinematics put the tool for it (the driver solves it back to the same angles).
+fn joint_steps(
+    arm: &hal::arm::ReferenceArm,
+    steps: Vec<JointStep<hal::arm::kinematics::ReferenceJoints>>,
+) -> Vec<DobotStep> {
+    steps
+        .into_iter()
+        .map(|step| match step {
+            JointStep::Move(joints) => DobotStep::Move {
+                target: arm.forward(&joints).to_pose(0.0),
+                motion: Motion::Joint,
+            },
+            JointStep::Suction(on) => DobotStep::Suction(on),
+            JointStep::AskVisitorToCrown(square) => DobotStep::AskVisitorToCrown(square),
+        })
+        .collect()
+}
+
 /// Each carry of `plan`, where the piece is picked up and where it is put down, in order.
 fn carries_of(plan: &Plan) -> Vec<(Spot, Spot)> {
     let spots: Vec<Spot> = plan
@@ -392,7 +412,15 @@ where
     /// Sends every step of `plan`, then waits until the arm is done; the plan's stock changes
     /// wait for [`PieceMover::confirm`].
     async fn run_plan(&mut self, plan: Plan) -> Result<(), ArmFault<A::Error>> {
-        let steps = plan.for_dobot(&self.magician);
+        let steps = match self.calibration.arm() {
+            ArmModel::Magician(magician) => plan.for_dobot(magician),
+            ArmModel::Reference(reference) => {
+                let steps = plan
+                    .for_joints(reference)
+                    .map_err(|(point, why)| ArmFault::Unreachable(point, why))?;
+                joint_steps(reference, steps)
+            }
+        };
         self.pending = Some(plan);
         let arm = self.connected()?;
         for step in steps {
@@ -430,6 +458,9 @@ where
         if let Some(arm) = &mut self.arm {
             let _ = arm.abort().await;
             let _ = arm.clear_alarms().await;
+            // Clearing may have queued putting a held piece back (the board controller's
+            // arm does): it is done before the board is read.
+            let _ = arm.wait_until_idle().await;
         }
     }
 

@@ -87,6 +87,12 @@ pub fn layout_with_rack(variant: Variant, slots: Option<usize>) -> SimBoardLayou
 /// three taught slots, the bin, four spare-king slots in the reserve, the park pose and the
 /// travel height.
 pub fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
+    calibration_for_arm(layout, "magician")
+}
+
+/// [`calibration`] for the arm `model` (`magician`, or `reference` for the board
+/// controller's own arm); the calibration checks every point is in that arm's reach.
+pub fn calibration_for_arm(layout: &SimBoardLayout, model: &str) -> anyhow::Result<Calibration> {
     let side = layout.size.side();
     let last_file = char::from(b'a' + side as u8 - 1);
     let far = layout.pitch * (side as f32 - 1.0);
@@ -122,7 +128,7 @@ pub fn calibration(layout: &SimBoardLayout) -> anyhow::Result<Calibration> {
     let diameter = layout.pitch * PIECE_WIDTH;
     let text = format!(
         "version = 1\n\
-         arm = {{ model = \"magician\" }}\n\
+         arm = {{ model = \"{model}\" }}\n\
          park = {park}\n\
          bins = [{bin}]\n\
          king_reserve = [{kings}]\n\

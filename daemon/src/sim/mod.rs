@@ -14,6 +14,7 @@
 
 #[cfg(test)]
 mod calibration_wizard_tests;
+pub mod controller_rig;
 pub mod devices;
 pub mod dobot_rig;
 mod over_ptys;
@@ -40,6 +41,7 @@ use rules::Variant;
 use sounds::{Language, Library, Speaker, Voice};
 use tokio::sync::{broadcast, mpsc};
 
+use crate::devices::ArmSlot;
 use crate::operator::{PageConfig, serve_page};
 use crate::robot::{
     EventLog, LoopConfig, PieceMover, Reconnect, Robot, Startup, ThinkOn, occupancy_map,
@@ -132,6 +134,20 @@ pub struct Args {
     #[arg(long, default_value_t = hal::controller::NEWEST_VERSION,
           value_parser = clap::value_parser!(u8).range(1..=2))]
     board_protocol: u8,
+    /// Which arm moves the pieces: `dobot` (a virtual Dobot Magician on its own link) or
+    /// `controller` (the reference robot's arm, driven by the board controller over the
+    /// board's own link).
+    #[arg(long, value_enum, default_value = "dobot")]
+    arm: SimArm,
+}
+
+/// Which simulated arm moves the pieces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum SimArm {
+    /// A virtual Dobot Magician.
+    Dobot,
+    /// The board controller's own arm.
+    Controller,
 }
 
 /// How the robot reaches the simulated devices.
@@ -272,11 +288,14 @@ fn screen_output(args: &Args) -> Box<dyn Write> {
 
 /// Connects to the simulated board controller through the controller protocol over a new
 /// in-memory byte stream, serving the same board there (as after a cable was plugged back in).
-/// `faults` damages bytes in both directions; the protocol must cope.
+/// `faults` damages bytes in both directions; the protocol must cope. With an arm `slot`, the
+/// arm's half of the session is left there, and the link also hangs up now and then, as a
+/// cable pulled mid-move (the Dobot's own link does that for a Dobot).
 async fn connect_sim_board(
     board: SimBoardHandle,
     faults: f64,
     seeds: (u64, u64),
+    slot: Option<ArmSlot>,
 ) -> anyhow::Result<ControllerDevice> {
     let (host_io, controller_io) = tokio::io::duplex(4096);
     let byte_fault = faults / 200.0;
@@ -289,14 +308,24 @@ async fn connect_sim_board(
         FaultyIo::new(controller_io, faults(seeds.0)),
         PeerConfig::default(),
     );
-    tokio::spawn(controller.run());
-    let connection = connect(
-        FaultyIo::new(host_io, faults(seeds.1)),
-        LinkConfig::default(),
-    )
-    .await
-    .context("connecting to the simulated board controller")?;
-    let (device, link) = ControllerDevice::new(connection, DeviceConfig::default());
+    tokio::spawn(async move {
+        let ended = controller.run().await;
+        tracing::debug!("the simulated board controller stopped serving: {ended:?}");
+    });
+    let mut host_io = FaultyIo::new(host_io, faults(seeds.1));
+    if slot.is_some() && byte_fault > 0.0 {
+        // Exponentially distributed, so a hang-up is as likely at any byte.
+        let mean = CONTROLLER_BYTES_BETWEEN_HANG_UPS / (byte_fault * 200.0);
+        let mut draw = SplitMix::new(seeds.0 ^ seeds.1);
+        host_io = host_io.hang_up_after(draw.exponential(mean) as u64);
+    }
+    let connection = connect(host_io, LinkConfig::default())
+        .await
+        .context("connecting to the simulated board controller")?;
+    let (device, link) = match &slot {
+        Some(slot) => crate::devices::split_session(connection, slot),
+        None => ControllerDevice::new(connection, DeviceConfig::default()),
+    };
     tokio::spawn(async move {
         if let Err(err) = link.run().await {
             tracing::debug!("the simulated board controller's link ended: {err}");
@@ -304,6 +333,10 @@ async fn connect_sim_board(
     });
     Ok(device)
 }
+
+/// Bytes read on the board controller's link, on average, between two hang-ups at `--faults 1`
+/// when the arm shares it: a few robot moves' worth of joint targets, heartbeats and scans.
+const CONTROLLER_BYTES_BETWEEN_HANG_UPS: f64 = 60_000.0;
 
 /// An empty simulated board, speaking the controller protocol up to `protocol`, whose
 /// controller is served on a fresh stream for every connection ([`SimBoardHandle::serve`]);
@@ -318,25 +351,20 @@ fn unserved_board(variant: Variant, protocol: u8) -> SimBoardHandle {
 
 /// The simulated board controller (its first session) and a way to connect to it again.
 async fn sim_board_with_reconnect(
-    variant: Variant,
-    protocol: u8,
+    board: SimBoardHandle,
     faults: f64,
+    slot: Option<ArmSlot>,
     rng: &mut SplitMix,
-) -> anyhow::Result<(
-    SimBoardHandle,
-    ControllerDevice,
-    Reconnect<ControllerDevice>,
-)> {
-    let board = unserved_board(variant, protocol);
-    let device = connect_sim_board(board.clone(), faults, (rng.next_u64(), rng.next_u64())).await?;
+) -> anyhow::Result<(ControllerDevice, Reconnect<ControllerDevice>)> {
+    let seeds = (rng.next_u64(), rng.next_u64());
+    let device = connect_sim_board(board.clone(), faults, seeds, slot.clone()).await?;
     let mut seeds = SplitMix::new(rng.next_u64());
-    let handle = board.clone();
     let reconnect: Reconnect<ControllerDevice> = Box::new(move || {
-        let board = handle.clone();
+        let board = board.clone();
         let pair = (seeds.next_u64(), seeds.next_u64());
-        Box::pin(connect_sim_board(board, faults, pair))
+        Box::pin(connect_sim_board(board, faults, pair, slot.clone()))
     });
-    Ok((board, device, reconnect))
+    Ok((device, reconnect))
 }
 
 /// The robot's voice: through the sound card when there is one and someone watches, silent in
@@ -424,13 +452,16 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
     };
     match args.link {
         Link::Memory => {
-            let (board, device, reconnect) =
-                sim_board_with_reconnect(variant, args.board_protocol, args.faults, &mut setup.rng)
-                    .await?;
-            // Watched, the arm moves three times faster than a real Magician so a whole game
-            // fits in a few minutes; a fast run keeps real arm timing (it costs nothing on the
+            let board = unserved_board(variant, args.board_protocol);
+            // Watched, the arm moves three times faster than a real one so a whole game fits
+            // in a few minutes; a fast run keeps real arm timing (it costs nothing on the
             // paused clock).
             let speedup = if args.fast { 1.0 } else { 3.0 };
+            if args.arm == SimArm::Controller {
+                return Box::pin(setup.play_with_controller_arm(board, f64::from(speedup))).await;
+            }
+            let (device, reconnect) =
+                sim_board_with_reconnect(board.clone(), args.faults, None, &mut setup.rng).await?;
             let arm = dobot_rig::connect_sim_arm(
                 board.clone(),
                 variant,
@@ -440,7 +471,7 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
                 &mut setup.rng,
             )
             .await?;
-            setup.play(board, device, reconnect, arm).await
+            Box::pin(setup.play(board, device, reconnect, arm)).await
         }
         Link::Pty => {
             // With a state directory the links live in it (a killed run leaves nothing
@@ -459,6 +490,10 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
             // On the real clock: a fast run moves the arm 30 times faster than a Magician.
             let speedup = if args.fast { 30.0 } else { 3.0 };
             let baud = setup.settings.devices.baud;
+            if args.arm == SimArm::Controller {
+                return Box::pin(setup.play_over_pty_with_controller_arm(&links, speedup, baud))
+                    .await;
+            }
             let (board, device, reconnect, arm) = over_ptys::connect(
                 &links,
                 variant,
@@ -475,7 +510,7 @@ async fn simulate(args: &Args) -> anyhow::Result<(Stats, Screen)> {
                 links.display(),
                 links.display()
             );
-            setup.play(board, device, reconnect, arm).await
+            Box::pin(setup.play(board, device, reconnect, arm)).await
         }
     }
 }
@@ -491,6 +526,63 @@ struct PreparedSim<'a> {
 }
 
 impl PreparedSim<'_> {
+    /// `--arm controller` over in-memory links: the board gains the arm, and the robot drives
+    /// it through the board's session.
+    async fn play_with_controller_arm(
+        mut self,
+        board: SimBoardHandle,
+        speedup: f64,
+    ) -> anyhow::Result<(Stats, Screen)> {
+        let args = self.args;
+        let variant = self.settings.game.variant;
+        let (runner, calibration, config) = controller_rig::add_arm(
+            &board,
+            variant,
+            args.faults,
+            speedup,
+            args.rack_slots,
+            &mut self.rng,
+        )?;
+        tokio::spawn(runner);
+        let slot = ArmSlot::default();
+        let (device, reconnect) = sim_board_with_reconnect(
+            board.clone(),
+            args.faults,
+            Some(slot.clone()),
+            &mut self.rng,
+        )
+        .await?;
+        let arm = controller_rig::connect_arm(&slot, calibration, &config).await?;
+        Box::pin(self.play(board, device, reconnect, arm)).await
+    }
+
+    /// `--arm controller --link pty`: the board controller with its arm behind one
+    /// pseudo-terminal linked from `links`.
+    async fn play_over_pty_with_controller_arm(
+        mut self,
+        links: &std::path::Path,
+        speedup: f32,
+        baud: u32,
+    ) -> anyhow::Result<(Stats, Screen)> {
+        let args = self.args;
+        let (board, device, reconnect, arm) = over_ptys::connect_controller(
+            links,
+            self.settings.game.variant,
+            args.board_protocol,
+            args.faults,
+            f64::from(speedup),
+            baud,
+            args.rack_slots,
+            &mut self.rng,
+        )
+        .await?;
+        eprintln!(
+            "simulated devices on a pseudo-terminal: {}/board (the arm on the board controller)",
+            links.display()
+        );
+        Box::pin(self.play(board, device, reconnect, arm)).await
+    }
+
     /// Runs the robot with these devices against the simulated people.
     async fn play<M: PieceMover>(
         mut self,
@@ -561,6 +653,7 @@ impl PreparedSim<'_> {
         }
 
         let (shutdown, shutdown_rx) = broadcast::channel(1);
+        let arm_board = board.clone();
         let people = tokio::spawn(people::act(
             robot.visible_state(),
             world,
@@ -574,7 +667,21 @@ impl PreparedSim<'_> {
         if people.await.context("the simulated people failed")?? {
             stats.unfinished += 1;
         }
-        let summary = Screen::new(screen_output(args), false, self.settings.emotions.face);
+        let mut summary = Screen::new(screen_output(args), false, self.settings.emotions.face);
+        if args.arm == SimArm::Controller {
+            let arm = arm_board.arm_stats();
+            summary.line(&format!(
+                "controller arm: {} motions, {} picks ({} failed), {} stalls, {} late MotionDones, \
+                 {} pieces lost, {} collisions",
+                arm.motions,
+                arm.picks,
+                arm.failed_picks,
+                arm.stalls,
+                arm.late_dones,
+                arm.pieces_lost,
+                arm.collisions
+            ));
+        }
         Ok((stats, summary))
     }
 }

@@ -1,6 +1,7 @@
 //! `sim --link pty`: the simulated board controller and the virtual Dobot behind
 //! pseudo-terminals, opened by the robot exactly as `run` opens the real ones (by path,
-//! exclusively, at the configured baud rate, reopened by path when lost).
+//! exclusively, at the configured baud rate, reopened by path when lost); or, with
+//! `--arm controller`, the board controller with its own arm behind one pseudo-terminal.
 
 use std::path::Path;
 
@@ -11,9 +12,10 @@ use hal::sim::board::SimBoardHandle;
 use rules::Variant;
 use tokio_serial::SerialStream;
 
+use super::controller_rig::{self, SimControllerArm};
 use super::dobot_rig::{self, BYTES_BETWEEN_HANG_UPS};
 use super::pty_cable::{CableFaults, plug_in};
-use crate::devices::{connect_board, connect_dobot_with};
+use crate::devices::{self, ArmSlot, connect_board, connect_dobot_with};
 use crate::robot::{ARM_RECONNECT_PATIENCE, PlannedArm, Reconnect, ReopenArm};
 use player::rng::SplitMix;
 
@@ -81,5 +83,59 @@ pub async fn connect(
         Box::new(move || Box::pin(connect_dobot_with(arm_link.clone(), baud, config)));
     let dobot = dobot_rig::first_connection(&mut reopen).await?;
     let arm = PlannedArm::new(dobot, calibration).reconnect_with(reopen, ARM_RECONNECT_PATIENCE);
+    Ok((board, device, reconnect, arm))
+}
+
+/// The board controller with its own arm on a pseudo-terminal linked from `dir` (`board`), and
+/// the robot's ends of it: the board and the arm share the link, as `run` shares it with
+/// `devices.arm = "controller"`. `faults` damages bytes on the cable and now and then pulls it.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "each is one of sim's options, passed on as given"
+)]
+pub async fn connect_controller(
+    dir: &Path,
+    variant: Variant,
+    board_protocol: u8,
+    faults: f64,
+    speedup: f64,
+    baud: u32,
+    rack_slots: Option<usize>,
+    rng: &mut SplitMix,
+) -> anyhow::Result<(
+    SimBoardHandle,
+    ControllerDevice,
+    Reconnect<ControllerDevice>,
+    SimControllerArm,
+)> {
+    let board = super::unserved_board(variant, board_protocol);
+    let (runner, calibration, config) =
+        controller_rig::add_arm(&board, variant, faults, speedup, rack_slots, rng)?;
+    tokio::spawn(runner);
+    let board_link = dir.join("board");
+    let served = board.clone();
+    plug_in(
+        board_link.clone(),
+        move |io| {
+            tokio::spawn(served.serve(io, PeerConfig::default()).run());
+        },
+        CableFaults {
+            byte: faults / 200.0,
+            bytes_between_hang_ups: (faults > 0.0)
+                .then(|| super::CONTROLLER_BYTES_BETWEEN_HANG_UPS / faults),
+        },
+        rng.next_u64(),
+    )?;
+    let slot = ArmSlot::default();
+    let device = devices::connect_controller(board_link.clone(), baud, slot.clone()).await?;
+    let reopen_slot = slot.clone();
+    let reconnect: Reconnect<ControllerDevice> = Box::new(move || {
+        Box::pin(devices::connect_controller(
+            board_link.clone(),
+            baud,
+            reopen_slot.clone(),
+        ))
+    });
+    let arm = controller_rig::connect_arm(&slot, calibration, &config).await?;
     Ok((board, device, reconnect, arm))
 }

@@ -11,6 +11,7 @@ mod puzzles;
 mod run;
 mod run_on_ptys;
 mod sim;
+mod sim_controller;
 mod sim_reset;
 mod support;
 mod systemd;

@@ -1,0 +1,130 @@
+//! `checkerbot sim --arm controller`: whole games with the board controller's own arm (the
+//! reference robot's), over in-memory links and over a pseudo-terminal, with failed picks,
+//! stalled joints, late `MotionDone`s and a link pulled mid-move.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::support::{kind, sim_events};
+
+/// Runs `sim --fast --arm controller` with `args`, writing its events into `dir`.
+fn sim_controller(dir: &Path, args: &[&str]) -> (String, Vec<Value>) {
+    let events = dir.join("events.jsonl");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_checkerbot"));
+    command
+        .args(["sim", "--fast", "--arm", "controller", "--events"])
+        .arg(&events)
+        .args(args);
+    sim_events(command, &events)
+}
+
+fn count(log: &[Value], name: &str) -> usize {
+    log.iter().filter(|e| kind(e) == name).count()
+}
+
+/// Every game started was finished, none left unfinished, and each robot move was carried out
+/// by the arm or put right by the visitor.
+fn check_all_finished(stdout: &str, log: &[Value], games: usize) {
+    assert!(
+        stdout.contains(&format!("{games} games:")) && stdout.contains(" 0 unfinished"),
+        "{stdout}"
+    );
+    assert_eq!(count(log, "game_started"), games);
+    assert_eq!(count(log, "game_over"), games);
+    assert_eq!(count(log, "robot_move"), count(log, "arm_done"));
+    // The simulated arm's own count: no piece let go off its spot, none on another.
+    assert!(stdout.contains(" 0 pieces lost, 0 collisions"), "{stdout}");
+}
+
+#[test]
+fn games_with_the_controllers_arm_mistakes_and_faults_all_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stdout, log) = sim_controller(
+        dir.path(),
+        &[
+            "--games",
+            "4",
+            "--seed",
+            "5",
+            "--faults",
+            "0.05",
+            "--mistakes",
+            "0.3",
+        ],
+    );
+    check_all_finished(&stdout, &log, 4);
+    assert!(count(&log, "visitor_mistake") > 5, "mistakes were answered");
+    assert!(
+        count(&log, "board_mismatch") > 0,
+        "failed picks were noticed and put right"
+    );
+    assert!(
+        log.iter().any(|e| kind(e) == "fault"
+            && e["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("joint stall"))),
+        "a stalled joint stopped a move and the game went on"
+    );
+    assert!(
+        log.iter()
+            .filter(|e| kind(e) == "fault")
+            .all(|e| e["device"] == "arm" || e["device"] == "board"),
+        "every fault names its device"
+    );
+}
+
+#[test]
+fn a_game_with_the_controllers_arm_over_a_pty_finishes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (stdout, log) = sim_controller(
+        dir.path(),
+        &[
+            "--link",
+            "pty",
+            "--games",
+            "1",
+            "--seed",
+            "3",
+            "--faults",
+            "0.05",
+            "--mistakes",
+            "0.3",
+        ],
+    );
+    check_all_finished(&stdout, &log, 1);
+    assert!(count(&log, "visitor_mistake") > 0);
+}
+
+#[test]
+fn a_controller_link_pulled_mid_move_is_reconnected_for_board_and_arm() {
+    // --faults 1 hangs the board controller's link up every few moves (the arm's messages
+    // travel on it), stalls joints now and then, and makes every pick fail.
+    let dir = tempfile::tempdir().unwrap();
+    let (stdout, log) = sim_controller(
+        dir.path(),
+        &["--games", "1", "--seed", "8", "--faults", "1"],
+    );
+    check_all_finished(&stdout, &log, 1);
+    let arm_faults: Vec<&str> = log
+        .iter()
+        .filter(|e| kind(e) == "fault" && e["device"] == "arm")
+        .filter_map(|e| e["message"].as_str())
+        .collect();
+    assert!(
+        arm_faults.iter().any(|m| m.contains("link was lost")),
+        "a move was cut by the pulled link: {arm_faults:?}"
+    );
+    assert!(
+        arm_faults.iter().any(|m| m.contains("joint stall")),
+        "a stall stopped a move: {arm_faults:?}"
+    );
+    let reconnected = |device: &str| {
+        log.iter()
+            .filter(|e| kind(e) == "reconnected" && e["device"] == device)
+            .count()
+    };
+    assert!(reconnected("board") > 0 && reconnected("arm") > 0);
+    assert!(count(&log, "board_mismatch") > 0);
+}
