@@ -441,7 +441,7 @@ impl Wizard {
     /// Starts typing an answer to `question`, with `prompt` on the screen.
     fn ask(&mut self, question: Question, prompt: &str) -> Option<Request> {
         self.mode = Mode::Typing(question, String::new());
-        self.message = prompt.to_owned();
+        prompt.clone_into(&mut self.message);
         None
     }
 
