@@ -157,8 +157,18 @@ impl ResetRun {
     }
 
     /// The batch is over and the board shows `scan`; `made` says which carries the scan
-    /// confirms. Returns the slots found empty (for the stock) and what to do next.
-    pub fn after_batch(&mut self, scan: Bitboard, made: &[bool]) -> (Vec<Slot>, AfterBatch) {
+    /// confirms, and `arm_failed` whether the arm stopped with a fault before the batch's
+    /// end. Returns the slots found empty (for the stock) and what to do next.
+    ///
+    /// A carry from a slot that was not made counts as a pick that brought nothing only when
+    /// the arm went through the whole batch: after a fault, the carries after it were never
+    /// tried, and the one it cut short says nothing about its slot either.
+    pub fn after_batch(
+        &mut self,
+        scan: Bitboard,
+        made: &[bool],
+        arm_failed: bool,
+    ) -> (Vec<Slot>, AfterBatch) {
         let geometry = self.geometry();
         let mut touched = Bitboard::EMPTY;
         let mut empty_slots = Vec::new();
@@ -181,7 +191,7 @@ impl ResetRun {
                 if let Spot::Square(square) = carry.to {
                     self.board.insert(square, carry.piece);
                 }
-            } else if let Some(slot) = carry.from.slot() {
+            } else if let Some(slot) = carry.from.slot().filter(|_| !arm_failed) {
                 let misses = self.slot_misses.entry(slot).or_default();
                 *misses += 1;
                 if *misses >= EMPTY_AFTER {
@@ -320,7 +330,7 @@ mod tests {
     #[test]
     fn a_batch_the_scan_confirms_goes_on_and_the_board_is_set_up() {
         let (mut run, start) = one_carry_reset();
-        let (empty, next) = run.after_batch(start.occupied(), &[true]);
+        let (empty, next) = run.after_batch(start.occupied(), &[true], false);
         assert_eq!(next, AfterBatch::Go);
         assert!(empty.is_empty());
         assert!(run.is_done());
@@ -332,7 +342,7 @@ mod tests {
     fn a_failed_pick_is_planned_again_not_taken_for_a_hand() {
         let (mut run, _) = one_carry_reset();
         let before = run.scan;
-        let (_, next) = run.after_batch(before, &[false]);
+        let (_, next) = run.after_batch(before, &[false], false);
         assert_eq!(
             next,
             AfterBatch::Go,
@@ -344,12 +354,38 @@ mod tests {
     }
 
     #[test]
+    fn a_slot_is_taken_to_be_empty_only_after_picks_the_arm_made_in_full() {
+        let (mut run, start) = one_carry_reset();
+        let from_slot = Carry {
+            from: Spot::RackSlot(3),
+            to: run.batch[0].to,
+            piece: Piece::man(PieceColour::White),
+        };
+        let scan = run.scan;
+        // Twice the arm stopped with a fault before the carry was made: the slot was never
+        // really tried.
+        for _ in 0..2 {
+            run.batch = vec![from_slot];
+            let (empty, _) = run.after_batch(scan, &[false], true);
+            assert!(empty.is_empty());
+        }
+        // Twice the arm went through the batch and brought nothing: the slot is empty.
+        run.batch = vec![from_slot];
+        let (empty, _) = run.after_batch(scan, &[false], false);
+        assert!(empty.is_empty());
+        run.batch = vec![from_slot];
+        let (empty, _) = run.after_batch(scan, &[false], false);
+        assert_eq!(empty, vec![Spot::RackSlot(3).slot().unwrap()]);
+        assert!(!run.is_done() && start.occupied() != run.scan);
+    }
+
+    #[test]
     fn a_hand_in_the_board_pauses_the_reset_until_the_board_is_still() {
         let (mut run, start) = one_carry_reset();
         // The carry was made, and meanwhile a visitor lifted Black's man on a7, a square no
         // carry of the batch touched.
         let lifted = start.occupied() - Bitboard::EMPTY.with(square("a7"));
-        let (_, next) = run.after_batch(lifted, &[true]);
+        let (_, next) = run.after_batch(lifted, &[true], false);
         assert_eq!(next, AfterBatch::HandInBoard);
         assert!(run.settling.is_some());
         // The hand moves on: a read that differs starts the count again.

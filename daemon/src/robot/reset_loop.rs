@@ -133,6 +133,7 @@ where
         };
         let geometry = run.target_position.variant().geometry();
         let made = mover.confirm(&arm_squares::occupied(geometry, scan));
+        let arm_failed = result.is_err();
         let interrupted = if let Err(err) = result {
             if run.arm_failed(err) {
                 let reason = format!("the arm failed: {}", run.arm_failures.1);
@@ -143,7 +144,7 @@ where
             run.arm_worked();
             None
         };
-        let (empty, next) = run.after_batch(scan, &made);
+        let (empty, next) = run.after_batch(scan, &made, arm_failed);
         if let Some(carry) = interrupted {
             // The cup may still hold the piece of the carry the failure cut short: it goes
             // back where it came from (or, if the cup is empty, is picked there and put back).
