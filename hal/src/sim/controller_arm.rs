@@ -25,7 +25,7 @@ use crate::arm::kinematics::{Kinematics, ReferenceArm, ReferenceJoints};
 use crate::controller::{Fault, FaultCode, JointTargets, Message, NackReason};
 use crate::device::Pose;
 use crate::occupancy::Occupancy;
-use crate::sim::dobot::SimBoardLayout;
+use crate::sim::layout::SimBoardLayout;
 
 /// Faults the simulated arm causes, each decided by a seeded generator so a run replays.
 #[derive(Debug, Clone, Copy, PartialEq)]

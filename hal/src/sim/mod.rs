@@ -10,6 +10,8 @@
 //! - [`dobot`]: a virtual Dobot Magician whose command queue runs over time and whose suction
 //!   cup moves the pieces of a simulated board, with seeded faults (failed picks, late and
 //!   dropped replies, alarms mid-move).
+//! - [`layout`]: where the board's squares, the rack, the bin and the reserve lie under an arm,
+//!   for both simulated arms.
 //! - [`faulty_io`]: a byte stream wrapper that drops and corrupts bytes with a seeded generator,
 //!   so fault tests replay exactly.
 
@@ -17,3 +19,4 @@ pub mod board;
 pub mod controller_arm;
 pub mod dobot;
 pub mod faulty_io;
+pub mod layout;
