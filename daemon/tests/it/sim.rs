@@ -1192,12 +1192,14 @@ fn robot_half_points(log: &[Value]) -> u32 {
 #[test]
 fn the_adaptive_level_gives_a_random_visitor_games_it_can_win() {
     // A fixed level wins every game against a visitor who moves any piece; the adaptive one
-    // matches the visitor's mistakes, so the games are the visitor's to win too.
+    // matches the visitor's mistakes, so the games are the visitor's to win too. Twelve games:
+    // six were too few a sample (after the search's reductions, seed 4's six gave the robot
+    // 10 half points of 12, where seeds 1-3 gave 4, 4 and 6).
     let args = |level| {
         [
             "--fast",
             "--games",
-            "6",
+            "12",
             "--seed",
             "4",
             "--visitor",
@@ -1207,22 +1209,22 @@ fn the_adaptive_level_gives_a_random_visitor_games_it_can_win() {
         ]
     };
     let (stdout, fixed) = run_sim(&args("3"));
-    assert!(stdout.contains("6 games:"), "{stdout}");
+    assert!(stdout.contains("12 games:"), "{stdout}");
     let (stdout, adaptive) = run_sim(&args("adaptive"));
-    assert!(stdout.contains("6 games:"), "{stdout}");
+    assert!(stdout.contains("12 games:"), "{stdout}");
     assert_eq!(
         replay_games(&adaptive).len(),
-        6,
+        12,
         "every game played to its end"
     );
     assert_eq!(
         robot_half_points(&fixed),
-        12,
+        24,
         "level 3 against a random visitor"
     );
     let adaptive = robot_half_points(&adaptive);
     assert!(
-        adaptive < 10,
+        adaptive < 20,
         "the adaptive level's half points: {adaptive}"
     );
 }
