@@ -181,6 +181,14 @@ impl fmt::Display for Material {
     }
 }
 
+/// Where [`Egdb::probe`] finds a position's answer.
+enum Located<'a> {
+    /// Decided by the pieces alone: a side has none.
+    Over(Wdl),
+    /// In this table, at these pieces.
+    In(&'a Table, index::Pieces),
+}
+
 /// The tables of one variant for every material of up to `max_pieces` pieces.
 #[derive(Debug)]
 pub struct Egdb {
@@ -248,6 +256,15 @@ impl Egdb {
     /// resolves captures before it trusts a static value may still choose to probe only
     /// quiet positions.
     pub fn probe(&self, position: &Position) -> Option<Wdl> {
+        match self.locate(position)? {
+            Located::Over(value) => Some(value),
+            Located::In(table, pieces) => Some(table.value_of(&pieces)),
+        }
+    }
+
+    /// Where `position` is answered: by its pieces alone (a side without pieces), or in its
+    /// material's table; `None` for another variant, too many pieces or a table not held.
+    fn locate(&self, position: &Position) -> Option<Located<'_>> {
         if position.variant() != self.variant {
             return None;
         }
@@ -257,12 +274,12 @@ impl Egdb {
             return None;
         }
         if material.own_men + material.own_kings == 0 {
-            return Some(Wdl::Loss);
+            return Some(Located::Over(Wdl::Loss));
         }
         if material.opp_men + material.opp_kings == 0 {
-            return Some(Wdl::Win);
+            return Some(Located::Over(Wdl::Win));
         }
-        self.tables.get(&material).map(|t| t.value_of(&pieces))
+        Some(Located::In(self.tables.get(&material)?, pieces))
     }
 
     /// The value for the side to move and the plies to the end of the game with perfect
@@ -273,21 +290,10 @@ impl Egdb {
     /// A position whose opponent has no pieces (the game over, the side to move the winner)
     /// answers a win at distance 0.
     pub fn probe_distance(&self, position: &Position) -> Option<(Wdl, u32)> {
-        if position.variant() != self.variant {
-            return None;
-        }
-        let pieces = index::canonical(position);
-        let material = pieces.material();
-        if material.pieces() > self.max_pieces {
-            return None;
-        }
-        if material.own_men + material.own_kings == 0 {
-            return Some((Wdl::Loss, 0));
-        }
-        if material.opp_men + material.opp_kings == 0 {
-            return Some((Wdl::Win, 0));
-        }
-        let table = self.tables.get(&material)?;
+        let (table, pieces) = match self.locate(position)? {
+            Located::Over(value) => return Some((value, 0)),
+            Located::In(table, pieces) => (table, pieces),
+        };
         let distance = table.distance_of(&pieces)?;
         Some((table.value_of(&pieces), u32::from(distance)))
     }
