@@ -65,11 +65,13 @@ pub enum Category {
     Puzzle,
     /// Puzzle mode: the visitor's move was not the shot.
     PuzzleMiss,
+    /// The robot crowned a man but has no spare king left: the visitor turns the man over.
+    CrownByHand,
 }
 
 impl Category {
     /// Every category, in the order the docs list them.
-    pub const ALL: [Category; 25] = [
+    pub const ALL: [Category; 26] = [
         Category::GameStart,
         Category::Thinking,
         Category::GoodMoveSelf,
@@ -95,6 +97,7 @@ impl Category {
         Category::TidyUp,
         Category::Puzzle,
         Category::PuzzleMiss,
+        Category::CrownByHand,
     ];
 
     /// Whether a line of this category is said every time, ignoring chance, cooldowns and the
@@ -118,6 +121,7 @@ impl Category {
                 | Category::TidyUp
                 | Category::Puzzle
                 | Category::PuzzleMiss
+                | Category::CrownByHand
         )
     }
 
@@ -149,6 +153,7 @@ impl Category {
             Category::TidyUp => "tidy_up",
             Category::Puzzle => "puzzle",
             Category::PuzzleMiss => "puzzle_miss",
+            Category::CrownByHand => "crown_by_hand",
         }
     }
 

@@ -51,6 +51,9 @@ pub enum Input {
     PuzzleSetUp,
     /// Puzzle mode: the visitor's move was not the shot.
     PuzzleMissed,
+    /// The robot's move crowned a man, and the arm had no spare king to put there: the visitor
+    /// is asked to turn the man over.
+    CrownByHand,
 }
 
 /// What the robot's search says about the position after the visitor's move.

@@ -220,6 +220,7 @@ impl Mind {
                 self.last_seen = now;
                 self.say(Category::PuzzleMiss, 1.0, None, now)
             }
+            Input::CrownByHand => self.say(Category::CrownByHand, 1.0, None, now),
         }
     }
 

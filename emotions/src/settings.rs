@@ -321,7 +321,8 @@ impl Cooldowns {
             | Category::Draw
             | Category::TidyUp
             | Category::Puzzle
-            | Category::PuzzleMiss => Millis::ZERO,
+            | Category::PuzzleMiss
+            | Category::CrownByHand => Millis::ZERO,
         }
     }
 }

@@ -12,6 +12,7 @@
 mod coach;
 #[cfg(test)]
 mod coach_tests;
+mod crown_by_hand;
 mod hint;
 #[cfg(test)]
 mod hint_tests;

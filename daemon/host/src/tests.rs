@@ -499,3 +499,31 @@ fn a_reset_runs_between_games_only_then_starts_the_game_or_asks_for_the_squares_
             .any(|event| matches!(event, LogEvent::GameStarted { game: 2, .. }))
     );
 }
+
+#[test]
+fn a_man_crowned_without_a_spare_king_is_to_be_turned_over_said_with_its_square() {
+    let mut host = host();
+    let c1 = notation::parse_square(Variant::Russian, "c1").unwrap();
+    for (language, sentence) in [
+        (
+            emotions::Language::English,
+            "Please turn my piece on square c1 over: it is a king now.",
+        ),
+        (
+            emotions::Language::Russian,
+            "Переверните, пожалуйста, мою шашку на поле c1: теперь это дамка.",
+        ),
+        (
+            emotions::Language::Ukrainian,
+            "Переверніть, будь ласка, мою шашку на полі c1: тепер це дамка.",
+        ),
+    ] {
+        host.set_language(language);
+        let actions = host.crown_by_hand(c1, Millis(1_000));
+        assert!(actions.iter().any(|action| matches!(
+            action,
+            Action::Say { request, .. } if request.category == emotions::Category::CrownByHand
+        )));
+        assert_eq!(said(&actions), [sentence]);
+    }
+}

@@ -258,6 +258,9 @@ pub struct Robot<B, M> {
     /// The board as the arm left it after the robot's move, while the visitor puts it right:
     /// what the visitor takes off goes into the rack.
     fix_from: Option<rules::Bitboard>,
+    /// The robot's man its last move crowned without a spare king: the visitor is asked to
+    /// turn it over once the move is on the board as it should be.
+    crown_by_hand: Option<rules::Square>,
     /// A game ended and the settings want the board set up: the reset starts when the arm is
     /// free.
     reset_wanted: bool,
@@ -394,6 +397,7 @@ where
             last_game_ended: None,
             new_visitor: false,
             fix_from: None,
+            crown_by_hand: None,
             reset_wanted: false,
             reset: None,
             awaiting_fill: None,
@@ -642,6 +646,23 @@ where
         })
     }
 
+    /// Asks the visitor to turn over the man the robot crowned without a spare king, once the
+    /// robot's move is on the board as it should be and it is the visitor's turn; forgotten
+    /// when the game is over first.
+    async fn maybe_ask_to_crown(&mut self, workers: &mut Workers<M>) -> anyhow::Result<()> {
+        match self.host.waiting_for() {
+            Waiting::VisitorMove => {
+                if let Some(square) = self.crown_by_hand.take() {
+                    let actions = self.host.crown_by_hand(square, self.now());
+                    self.dispatch(actions, workers).await?;
+                }
+            }
+            Waiting::Robot | Waiting::BoardFix(_) => {}
+            _ => self.crown_by_hand = None,
+        }
+        Ok(())
+    }
+
     /// The arm task finished: a batch of a reset, or the robot's move, whose board is read
     /// for the host.
     async fn arm_finished(
@@ -658,6 +679,10 @@ where
                 attempts,
             })?;
         }
+        let geometry = self.host.game().position().variant().geometry();
+        self.crown_by_hand = mover
+            .take_crown_by_hand()
+            .and_then(|square| arm_squares::rules_square(geometry, square));
         self.mover = Some(mover);
         if self.reset.is_some() {
             self.batch_done(result.map_err(|err| err.to_string()), workers)
@@ -709,6 +734,7 @@ where
             actions.extend(self.host.abandon("ply limit", now));
         }
         self.dispatch(actions, workers).await?;
+        self.maybe_ask_to_crown(workers).await?;
         // Before the people see that the game ended: they are not asked to set up a board the
         // arm sets up.
         self.maybe_start_reset(workers).await?;

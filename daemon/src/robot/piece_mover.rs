@@ -34,6 +34,12 @@ pub trait PieceMover: Send + 'static {
         None
     }
 
+    /// The square of the robot's man that its last move crowned when no spare king was left
+    /// to put there, once: the visitor is asked to turn the man over.
+    fn take_crown_by_hand(&mut self) -> Option<BoardSquare> {
+        None
+    }
+
     /// Whether it can set up the board by itself: the calibration has a rack.
     fn can_reset(&self) -> bool;
 
@@ -61,7 +67,12 @@ pub trait PieceMover: Send + 'static {
     fn cleared_by_hand(&mut self, pieces: &[Piece]);
 
     /// A slot the arm found empty where the stock had a piece: it is empty from now on.
-    fn forget_slot(&mut self, slot: Slot);
+    /// Returns the piece the stock had there.
+    fn forget_slot(&mut self, slot: Slot) -> Option<Piece>;
+
+    /// A slot forgotten earlier may hold `piece` after all (picks can fail on a full slot):
+    /// the stock has it there again.
+    fn restore_slot(&mut self, slot: Slot, piece: Piece);
 
     /// The operator took moves back and people put the board as it was: `returned` came back
     /// onto the board from the rack (captured pieces, a man that had been crowned), `removed`

@@ -101,6 +101,9 @@ pub struct PlannedArm<A> {
     stock: Stock,
     /// The last plan carried out (or begun), whose stock changes wait for the board's scan.
     pending: Option<Plan>,
+    /// The square of the man the last move crowned with no spare king left, until the loop
+    /// asks.
+    crown_by_hand: Option<BoardSquare>,
 }
 
 impl<A> fmt::Debug for PlannedArm<A> {
@@ -136,6 +139,7 @@ impl<A> PlannedArm<A> {
             calibration,
             stock,
             pending: None,
+            crown_by_hand: None,
         }
     }
 
@@ -244,6 +248,10 @@ where
         self.reconnected.take()
     }
 
+    fn take_crown_by_hand(&mut self) -> Option<BoardSquare> {
+        self.crown_by_hand.take()
+    }
+
     fn can_reset(&self) -> bool {
         self.calibration.rack().is_some()
     }
@@ -310,8 +318,14 @@ where
         }
     }
 
-    fn forget_slot(&mut self, slot: Slot) {
-        let _ = self.stock.take(slot);
+    fn forget_slot(&mut self, slot: Slot) -> Option<Piece> {
+        self.stock.take(slot).ok()
+    }
+
+    fn restore_slot(&mut self, slot: Slot, piece: Piece) {
+        if let Err(err) = self.stock.put(slot, piece) {
+            tracing::warn!("{slot} cannot take its piece back: {err}");
+        }
     }
 
     fn taken_back(&mut self, returned: &[Piece], removed: &[Piece]) {
@@ -406,6 +420,7 @@ where
             CaptureOrder::Shortest,
         )
         .map_err(ArmFault::Plan)?;
+        self.crown_by_hand = plan.visitor_crowns();
         self.run_plan(plan).await
     }
 

@@ -30,8 +30,13 @@ pub const STILL_READS: u32 = 3;
 /// Arm failures in a row after which the reset gives up.
 const ARM_FAILURES: u32 = 5;
 
-/// Picks from a slot that brought nothing, after which the slot counts as empty.
+/// Picks from a slot that brought nothing, after which the slot counts as empty: the planner
+/// takes from other slots. A pick can fail on a full slot too, so while the reset would
+/// otherwise end short, such slots are tried again until [`GIVE_UP_AFTER`] picks in all.
 const EMPTY_AFTER: u32 = 2;
+
+/// Picks from a slot that brought nothing, after which it is not tried again in this reset.
+const GIVE_UP_AFTER: u32 = 4;
 
 /// A reset in progress.
 #[derive(Debug)]
@@ -57,6 +62,8 @@ pub struct ResetRun {
     pub arm_failures: (u32, String),
     /// Picks from each slot that brought nothing.
     slot_misses: HashMap<Slot, u32>,
+    /// Slots taken to be empty, with the piece the stock had there, in case they are not.
+    doubted_slots: Vec<(Slot, Piece)>,
     /// A hand was in the board: the last read, and how many reads in a row showed it.
     pub settling: Option<(Bitboard, u32)>,
     /// The last scan of the board.
@@ -89,6 +96,7 @@ impl ResetRun {
             batch: Vec::new(),
             arm_failures: (0, String::new()),
             slot_misses: HashMap::new(),
+            doubted_slots: Vec::new(),
             settling: None,
             scan,
         };
@@ -194,7 +202,7 @@ impl ResetRun {
             } else if let Some(slot) = carry.from.slot().filter(|_| !arm_failed) {
                 let misses = self.slot_misses.entry(slot).or_default();
                 *misses += 1;
-                if *misses >= EMPTY_AFTER {
+                if misses.is_multiple_of(EMPTY_AFTER) {
                     empty_slots.push(slot);
                 }
             }
@@ -251,6 +259,25 @@ impl ResetRun {
                 to: carry.from,
                 piece: carry.piece,
             })
+    }
+
+    /// `slot`, which the stock said held `piece`, is taken to be empty after picks that
+    /// brought nothing.
+    pub fn doubt_slot(&mut self, slot: Slot, piece: Piece) {
+        self.doubted_slots.push((slot, piece));
+    }
+
+    /// The slots taken to be empty that are worth another try (fewer than
+    /// [`GIVE_UP_AFTER`] picks brought nothing), with their pieces; called when the reset
+    /// would end short without them. They leave the doubted list: missing twice more puts
+    /// them back on it.
+    pub fn slots_to_try_again(&mut self) -> Vec<(Slot, Piece)> {
+        let misses = &self.slot_misses;
+        let (again, given_up) = std::mem::take(&mut self.doubted_slots)
+            .into_iter()
+            .partition(|(slot, _)| misses.get(slot).copied().unwrap_or(0) < GIVE_UP_AFTER);
+        self.doubted_slots = given_up;
+        again
     }
 
     /// An arm failure; true when there were too many in a row.
@@ -377,6 +404,34 @@ mod tests {
         let (empty, _) = run.after_batch(scan, &[false], false);
         assert_eq!(empty, vec![Spot::RackSlot(3).slot().unwrap()]);
         assert!(!run.is_done() && start.occupied() != run.scan);
+    }
+
+    #[test]
+    fn a_slot_taken_to_be_empty_is_tried_again_until_four_picks_brought_nothing() {
+        let (mut run, _) = one_carry_reset();
+        let slot = Spot::RackSlot(3).slot().unwrap();
+        let man = Piece::man(PieceColour::White);
+        let from_slot = Carry {
+            from: Spot::RackSlot(3),
+            to: run.batch[0].to,
+            piece: man,
+        };
+        let scan = run.scan;
+        let miss = |run: &mut ResetRun| {
+            run.batch = vec![from_slot];
+            run.after_batch(scan, &[false], false).0
+        };
+        assert!(miss(&mut run).is_empty());
+        assert_eq!(miss(&mut run), vec![slot]);
+        run.doubt_slot(slot, man);
+        // The reset would end short without it: the slot gets another chance, once.
+        assert_eq!(run.slots_to_try_again(), vec![(slot, man)]);
+        assert!(run.slots_to_try_again().is_empty());
+        assert!(miss(&mut run).is_empty());
+        assert_eq!(miss(&mut run), vec![slot]);
+        run.doubt_slot(slot, man);
+        // Four picks brought nothing: the slot is empty for the rest of the reset.
+        assert!(run.slots_to_try_again().is_empty());
     }
 
     #[test]

@@ -50,6 +50,14 @@ where
         let Some(scan) = self.scan().await? else {
             return Ok(());
         };
+        if let Some(stock) = self.mover.as_ref().and_then(PieceMover::stock) {
+            let rack: String = stock
+                .rack()
+                .iter()
+                .map(|slot| if slot.is_some() { '●' } else { '·' })
+                .collect();
+            tracing::debug!("resetting with the rack as the robot knows it: {rack}");
+        }
         self.reset = Some(ResetRun::new(&finished, scan, target));
         let actions = self.host.begin_reset(self.now());
         self.dispatch(actions, workers).await?;
@@ -84,7 +92,19 @@ where
             );
             return self.end_reset(ResetResult::Failed, reason, workers).await;
         }
-        let outcome = match mover.plan_reset(&run.board, &run.target) {
+        let mut outcome = mover.plan_reset(&run.board, &run.target);
+        if let Ok(ResetOutcome::Short { .. }) = outcome {
+            let again = run.slots_to_try_again();
+            if !again.is_empty() {
+                let mover = self.mover.as_mut().expect("checked above");
+                for (slot, piece) in again {
+                    tracing::info!("the reset is short: trying {slot} again");
+                    mover.restore_slot(slot, piece);
+                }
+                outcome = mover.plan_reset(&run.board, &run.target);
+            }
+        }
+        let outcome = match outcome {
             Ok(outcome) => outcome,
             Err(err) => {
                 return self
@@ -134,6 +154,7 @@ where
         let geometry = run.target_position.variant().geometry();
         let made = mover.confirm(&arm_squares::occupied(geometry, scan));
         let arm_failed = result.is_err();
+        tracing::debug!(batch = ?run.batch, ?made, arm_failed, "a batch of the reset is over");
         let interrupted = if let Err(err) = result {
             if run.arm_failed(err) {
                 let reason = format!("the arm failed: {}", run.arm_failures.1);
@@ -159,7 +180,9 @@ where
         }
         for slot in empty {
             tracing::info!("{slot} gave nothing twice: it is taken to be empty");
-            mover.forget_slot(slot);
+            if let Some(piece) = mover.forget_slot(slot) {
+                run.doubt_slot(slot, piece);
+            }
         }
         match next {
             AfterBatch::Go => self.next_batch(workers).await,

@@ -467,6 +467,38 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn a_man_crowned_with_no_spare_king_left_is_handed_to_the_visitor_once() {
+        let (mut arm, _server, board) = rig(0, Duration::from_secs(1)).await;
+        let variant = Variant::Russian;
+        let geometry = variant.geometry();
+        let position = rules::fen::parse(variant, "W:WC7,E7:BH6").unwrap();
+        board.set_occupancy(occupancy_map::to_occupancy(geometry, position.occupied()));
+        // With a spare king, the arm swaps it in itself.
+        let crown = notation::parse_move(&position, "c7-d8").unwrap();
+        arm.make_move(&position, &crown).await.unwrap();
+        assert_eq!(arm.take_crown_by_hand(), None);
+        let scan = occupancy_map::to_bitboard(geometry, &board.occupancy());
+        arm.confirm(&crate::robot::arm_squares::occupied(geometry, scan));
+        // The reserve emptied (the operator took the kings away): the visitor turns it over.
+        let reserve: Vec<_> = arm.stock().pieces().map(|(slot, _)| slot).collect();
+        for slot in reserve {
+            arm.forget_slot(slot);
+        }
+        let after = position.play(&crown).unwrap();
+        let position = rules::fen::parse(variant, "W:WKD8,E7:BH6").unwrap();
+        assert_eq!(position.occupied(), after.occupied());
+        let crown = notation::parse_move(&position, "e7-f8").unwrap();
+        arm.make_move(&position, &crown).await.unwrap();
+        assert!(occupied(&board, "f8"));
+        let f8 = notation::parse_square(variant, "f8").unwrap();
+        assert_eq!(
+            arm.take_crown_by_hand(),
+            Some(crate::robot::arm_squares::board_square(geometry, f8))
+        );
+        assert_eq!(arm.take_crown_by_hand(), None, "asked once");
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn an_arm_that_stays_unplugged_fails_the_move_in_time_and_says_why() {
         let patience = Duration::from_secs(2);
         let (mut arm, server, _board) = rig(u32::MAX, patience).await;

@@ -116,6 +116,13 @@ pub fn explain_robot_move(language: Language, variant: Variant, mv: &Move) -> Ut
     }
 }
 
+/// The robot's man on `square` reached the crowning row but the arm had no spare king to put
+/// there: the visitor is asked to turn it over.
+pub fn explain_crown_by_hand(language: Language, variant: Variant, square: Square) -> Utterance {
+    let speaker = Speaker { language, variant };
+    speaker.say(Phrase::CrownByHand, &[("square", Filler::Square(square))])
+}
+
 /// The coach's lesson about the visitor's last move, in words.
 pub fn explain_lesson(language: Language, variant: Variant, lesson: &Lesson) -> Utterance {
     let speaker = Speaker { language, variant };

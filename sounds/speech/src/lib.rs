@@ -29,9 +29,9 @@ mod vocabulary;
 
 pub use catalogue::{Fragment, fragments};
 pub use explain::{
-    PuzzleSpeech, explain_arm_check, explain_fix, explain_hint, explain_lesson, explain_praise,
-    explain_puzzle, explain_recognition, explain_robot_move, explain_take_back_offer,
-    explain_turning_point,
+    PuzzleSpeech, explain_arm_check, explain_crown_by_hand, explain_fix, explain_hint,
+    explain_lesson, explain_praise, explain_puzzle, explain_recognition, explain_robot_move,
+    explain_take_back_offer, explain_turning_point,
 };
 pub use hint::Hint;
 pub use lesson::Lesson;

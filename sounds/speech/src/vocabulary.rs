@@ -104,6 +104,8 @@ pub(crate) enum Phrase {
     PuzzleTryAgain(Count),
     /// Not the shot again: put the pieces back on `{squares}`; the robot shows the solution.
     PuzzleShow(Count),
+    /// The robot's man on `{square}` was crowned without a spare king: turn it over.
+    CrownByHand,
 }
 
 impl Phrase {
@@ -136,6 +138,7 @@ impl Phrase {
             Phrase::PuzzleBlack,
             Phrase::PuzzleGoOn,
             Phrase::PuzzleSolved,
+            Phrase::CrownByHand,
         ];
         for count in [Count::One, Count::Many] {
             all.extend([
@@ -197,6 +200,7 @@ impl Phrase {
             Phrase::PuzzleSolved => ("puzzle.solved", None),
             Phrase::PuzzleTryAgain(count) => ("puzzle.try_again", Some(count)),
             Phrase::PuzzleShow(count) => ("puzzle.show", Some(count)),
+            Phrase::CrownByHand => ("crown_by_hand", None),
         };
         match count {
             Some(count) => format!("{stem}.{}", count.suffix()),

@@ -72,6 +72,7 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::PuzzleShow(Many) => {
             "Put the pieces back on squares {squares}, and I will show you the solution."
         }
+        Phrase::CrownByHand => "Please turn my piece on square {square} over: it is a king now.",
     }
 }
 

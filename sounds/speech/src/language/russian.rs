@@ -72,6 +72,9 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::PuzzleTryAgain(Many) => "Верните шашки на поля {squares} и попробуйте ещё раз.",
         Phrase::PuzzleShow(One) => "Верните шашку на поле {squares}, и я покажу решение.",
         Phrase::PuzzleShow(Many) => "Верните шашки на поля {squares}, и я покажу решение.",
+        Phrase::CrownByHand => {
+            "Переверните, пожалуйста, мою шашку на поле {square}: теперь это дамка."
+        }
     }
 }
 

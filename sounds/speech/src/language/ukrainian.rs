@@ -71,6 +71,9 @@ fn phrase(phrase: Phrase) -> &'static str {
         Phrase::PuzzleTryAgain(Many) => "Поверніть шашки на поля {squares} і спробуйте ще раз.",
         Phrase::PuzzleShow(One) => "Поверніть шашку на поле {squares}, і я покажу розв'язок.",
         Phrase::PuzzleShow(Many) => "Поверніть шашки на поля {squares}, і я покажу розв'язок.",
+        Phrase::CrownByHand => {
+            "Переверніть, будь ласка, мою шашку на полі {square}: тепер це дамка."
+        }
     }
 }
 
