@@ -308,21 +308,11 @@ impl Cooldowns {
             Category::Surprise => self.surprise,
             Category::Idle => self.idle,
             Category::Goodbye => self.goodbye,
-            Category::IllegalMove
-            | Category::RobotMove
-            | Category::Advice
-            | Category::Hint
-            | Category::Praise
-            | Category::TakeBack
-            | Category::MustCapture
-            | Category::FixBoard
-            | Category::Win
-            | Category::Loss
-            | Category::Draw
-            | Category::TidyUp
-            | Category::Puzzle
-            | Category::PuzzleMiss
-            | Category::CrownByHand => Millis::ZERO,
+            // The lines said every time wait for nothing.
+            _ => {
+                debug_assert!(category.always_speaks(), "{category:?} has no cooldown");
+                Millis::ZERO
+            }
         }
     }
 }
@@ -581,6 +571,22 @@ mod tests {
         assert_eq!(s.expression.surprise, 0.25);
         assert_eq!(s.expression.surprise_full, 0.5);
         assert_eq!(s.expression.hold_ms, Millis(1_500));
+    }
+
+    #[test]
+    fn a_line_said_every_time_has_no_cooldown_and_every_other_has_a_setting() {
+        // Set every setting: a category that is not said every time and has none would fail
+        // `get`'s debug assertion, and one that is would not be zero.
+        let cooldowns: Cooldowns = serde_json::from_value(serde_json::json!({
+            "game_start": 1, "thinking": 1, "good_move_self": 1, "opponent_strong_move": 1,
+            "opponent_blunder": 1, "self_blunder": 1, "capture": 1, "lost_piece": 1,
+            "surprise": 1, "idle": 1, "goodbye": 1,
+        }))
+        .unwrap();
+        for category in Category::ALL {
+            let wait = cooldowns.get(category);
+            assert_eq!(wait == Millis::ZERO, category.always_speaks(), "{category:?}");
+        }
     }
 
     #[test]
