@@ -585,7 +585,11 @@ mod tests {
         .unwrap();
         for category in Category::ALL {
             let wait = cooldowns.get(category);
-            assert_eq!(wait == Millis::ZERO, category.always_speaks(), "{category:?}");
+            assert_eq!(
+                wait == Millis::ZERO,
+                category.always_speaks(),
+                "{category:?}"
+            );
         }
     }
 
