@@ -167,6 +167,11 @@ fn puzzles_for(
     }
 }
 
+/// How long a board controller's link must have stayed up for its loss to be reconnected at
+/// once: one that died sooner (a controller that answers the handshake and then nothing) is
+/// reopened only after the next wait of the growing backoff.
+const LINK_LASTED: Duration = Duration::from_secs(30);
+
 /// The highest level that offers take-backs even with the coach off: levels 1-2 are for
 /// small children.
 const FORGIVING_LEVEL: u8 = 2;
@@ -205,8 +210,15 @@ struct BoardLink<B> {
     reconnect: Reconnect<B>,
     /// The link died; the loop reconnects before anything else.
     lost: bool,
-    /// The arm finished but the board could not be read: read it after reconnecting.
+    /// The host waits for the board as the arm left it ([`Event::ArmDone`]), which could not
+    /// be read yet: the loop reads it again after reconnecting and at every board poll until a
+    /// read succeeds, so a failed read never leaves the game waiting for ever.
     scan_after_arm: bool,
+    /// The waits between reconnections. Kept across them while each new link dies young, so a
+    /// controller that answers the handshake but nothing after it is not reopened in a loop.
+    backoff: Backoff,
+    /// When the current link came up.
+    up_since: Instant,
 }
 
 /// What the robot writes down: the counters, the ids of its games, and the state directory
@@ -372,6 +384,8 @@ where
                 reconnect,
                 lost: false,
                 scan_after_arm: false,
+                backoff: Backoff::new(),
+                up_since: Instant::now(),
             },
             mover: Some(mover),
             brain: Some(brain),
@@ -522,10 +536,8 @@ where
                 if !self.reconnect_board(&mut shutdown).await? {
                     break;
                 }
-                if std::mem::take(&mut self.board.scan_after_arm)
-                    && let Some(scan) = self.scan().await?
-                {
-                    self.handle(Event::ArmDone(scan), &mut workers).await?;
+                if let Some(event) = self.read_after_arm().await? {
+                    self.handle(event, &mut workers).await?;
                 }
                 continue;
             }
@@ -534,7 +546,8 @@ where
             // put back are the answer), and for lights that follow the board.
             let poll = matches!(waiting, Waiting::Setup | Waiting::TakeBack(_))
                 || (self.board.device.has_lights() && self.host.wants_board_scans())
-                || self.reset_settling();
+                || self.reset_settling()
+                || self.board.scan_after_arm;
             let wake: LoopEvent<M, B::Error> = tokio::select! {
                 biased;
                 _ = shutdown.recv() => LoopEvent::Shutdown,
@@ -632,6 +645,7 @@ where
                 self.operate(request, workers).await?;
                 None
             }
+            LoopEvent::BoardPoll if self.board.scan_after_arm => self.read_after_arm().await?,
             LoopEvent::BoardPoll if self.reset_settling() => {
                 self.reset_poll(workers).await?;
                 None
@@ -692,14 +706,28 @@ where
         if let Err(err) = result {
             self.fault(Device::Arm, &err.to_string())?;
         }
-        let scan = self.scan().await?;
-        self.board.scan_after_arm = scan.is_none() && self.board.lost;
-        if let (Some(scan), Some(mover)) = (scan, &mut self.mover) {
+        self.fix_from = None;
+        self.board.scan_after_arm = true;
+        self.read_after_arm().await
+    }
+
+    /// The board as the arm left it, for the host, when it is waited for
+    /// (`board.scan_after_arm`) and can be read now. A read that fails leaves it waited for:
+    /// the loop tries again after reconnecting or at the next board poll.
+    async fn read_after_arm(&mut self) -> anyhow::Result<Option<Event>> {
+        if !self.board.scan_after_arm {
+            return Ok(None);
+        }
+        let Some(scan) = self.scan().await? else {
+            return Ok(None);
+        };
+        self.board.scan_after_arm = false;
+        if let Some(mover) = &mut self.mover {
             let geometry = self.host.game().position().variant().geometry();
             mover.confirm(&arm_squares::occupied(geometry, scan));
         }
-        self.fix_from = scan;
-        Ok(scan.map(Event::ArmDone))
+        self.fix_from = Some(scan);
+        Ok(Some(Event::ArmDone(scan)))
     }
 
     /// Gives `event` to the host and carries out its answer.
@@ -816,8 +844,8 @@ where
                     }));
                 }
                 Action::VerifyBoard => {
-                    if let Some(scan) = self.scan().await? {
-                        let event = Event::ArmDone(scan);
+                    self.board.scan_after_arm = true;
+                    if let Some(event) = self.read_after_arm().await? {
                         let more = self.host.handle(event, self.now());
                         Box::pin(self.dispatch(more, workers)).await?;
                     }
@@ -1013,11 +1041,23 @@ where
     }
 
     /// Opens the board's link again, waiting longer after each failure; false on shutdown.
+    /// A link that died young counts as a failure too: the waits go on growing from where the
+    /// last reconnection left them, and start afresh only after a link that lasted.
     async fn reconnect_board(
         &mut self,
         shutdown: &mut broadcast::Receiver<()>,
     ) -> anyhow::Result<bool> {
-        let mut backoff = Backoff::new();
+        if self.board.up_since.elapsed() >= LINK_LASTED {
+            self.board.backoff = Backoff::new();
+        } else {
+            let wait = self.board.backoff.next_wait();
+            tracing::debug!("the board controller's link died young: waiting {wait:?}");
+            tokio::select! {
+                biased;
+                _ = shutdown.recv() => return Ok(false),
+                () = tokio::time::sleep(wait) => {}
+            }
+        }
         let mut attempts = 0u32;
         loop {
             attempts += 1;
@@ -1025,6 +1065,7 @@ where
                 Ok(board) => {
                     self.board.device = board;
                     self.board.lost = false;
+                    self.board.up_since = Instant::now();
                     // The new session's controller shows nothing until told.
                     self.face.sent = None;
                     self.lights.sent = None;
@@ -1046,7 +1087,7 @@ where
             tokio::select! {
                 biased;
                 _ = shutdown.recv() => return Ok(false),
-                () = tokio::time::sleep(backoff.next_wait()) => {}
+                () = tokio::time::sleep(self.board.backoff.next_wait()) => {}
             }
         }
     }

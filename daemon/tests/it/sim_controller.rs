@@ -3,11 +3,12 @@
 //! stalled joints, late `MotionDone`s and a link pulled mid-move.
 
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{kind, sim_events};
+use crate::support::{Lines, kind, sim_events};
 
 /// Runs `sim --fast --arm controller` with `args`, writing its events into `dir`.
 fn sim_controller(dir: &Path, args: &[&str]) -> (String, Vec<Value>) {
@@ -127,4 +128,59 @@ fn a_controller_link_pulled_mid_move_is_reconnected_for_board_and_arm() {
     };
     assert!(reconnected("board") > 0 && reconnected("arm") > 0);
     assert!(count(&log, "board_mismatch") > 0);
+}
+
+#[test]
+fn a_read_that_fails_after_the_arm_is_tried_again_and_faults_1_ends_the_run() {
+    // Seed 5 at --faults 1: in game 2 the link is pulled during a robot move and again during
+    // the read of the board after it. That read was dropped, the game waited for the arm for
+    // ever, and the run spun through reconnections of a link its heartbeats kept pulling.
+    let dir = tempfile::tempdir().unwrap();
+    let events = dir.path().join("events.jsonl");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+        .args(["sim", "--fast", "--arm", "controller", "--events"])
+        .arg(&events)
+        .args(["--games", "2", "--seed", "5", "--faults", "1"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("checkerbot runs");
+    let mut stdout = Lines::read(child.stdout.take().unwrap());
+    // A few seconds when it works; the limit only keeps a hang from holding CI.
+    let limit = Duration::from_mins(1);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            stdout.drain(Duration::from_millis(100));
+            let tail = stdout.seen.len().saturating_sub(20);
+            panic!(
+                "sim did not end within {limit:?}; its last lines:\n{}",
+                stdout.seen[tail..].join("\n")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+    stdout.drain(Duration::from_secs(1));
+    let stdout = stdout.seen.join("\n");
+    let log: Vec<Value> = std::fs::read_to_string(&events)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("each line is JSON"))
+        .collect();
+    check_all_finished(&stdout, &log, 2);
+    // Reconnections come with the hang-ups, a few a game, not in a loop.
+    let board_reconnections = log
+        .iter()
+        .filter(|e| kind(e) == "reconnected" && e["device"] == "board")
+        .count();
+    assert!(
+        (1..300).contains(&board_reconnections),
+        "{board_reconnections} reconnections"
+    );
 }
