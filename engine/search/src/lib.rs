@@ -8,6 +8,11 @@
 //! leaf where the opponent threatens a capture is searched one ply further. Time is
 //! not read here: the caller sets the `stop` flag (the daemon does it from a timer) and gives
 //! node and depth limits, so a search is reproducible.
+//!
+//! With endgame tables handed over ([`Searcher::set_egdb`]; the caller opens them, so the
+//! search still does no I/O), a quiet position below the root with no more pieces than the
+//! tables hold is not searched: its exact win, draw or loss is its score, a table win scored
+//! between the evaluation's range and a mate's ([`TB_WIN`]).
 #![warn(missing_docs)]
 
 mod dirichlet;
@@ -16,11 +21,13 @@ mod hash;
 pub mod mcts;
 mod tt;
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use eval::{MAN, evaluate};
 pub use hash::key;
 
+use egdb::{Egdb, Wdl};
 use rules::{Goal, Move, Position};
 use tt::{Bound, Entry, MoveKey, Table};
 
@@ -28,7 +35,20 @@ use tt::{Bound, Entry, MoveKey, Table};
 pub const WIN: i32 = 30_000;
 /// Scores beyond this are forced wins or losses.
 pub const WIN_THRESHOLD: i32 = WIN - 1_000;
-const MAX_PLY: usize = 128;
+/// Score of a position the endgame tables say is won, less the plies to it, plus the
+/// evaluation clamped to [`TB_EVAL_CLAMP`]: above anything the evaluation gives, so a table
+/// win ranks above any other score, and below [`WIN_THRESHOLD`], so a mate the search sees
+/// still ranks above it and a table win is never reported as a mate in so many moves. The
+/// evaluation inside the band pushes the winning side on (more material, men forward).
+pub const TB_WIN: i32 = 20_000;
+/// Scores from this up to [`WIN_THRESHOLD`] are wins proved by the endgame tables (and their
+/// negations losses): [`TB_WIN`] less at most [`MAX_PLY`] plies and [`TB_EVAL_CLAMP`].
+pub const TB_WIN_THRESHOLD: i32 = TB_WIN - 1_000;
+/// The most the evaluation moves a table win's score, either way (hundredths of a man).
+pub const TB_EVAL_CLAMP: i32 = 500;
+/// The deepest ply searched; a table's value is stored in the transposition table as
+/// searched this deep.
+pub const MAX_PLY: usize = 128;
 /// Half-width of the first aspiration window, in hundredths of a man.
 const ASPIRATION_WINDOW: i32 = 40;
 /// Remaining depth from which late moves are reduced.
@@ -74,6 +94,8 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The expected line, starting with `best`.
     pub pv: Vec<Move>,
+    /// Positions below the root whose value came from the endgame tables (0 without them).
+    pub tb_hits: u64,
 }
 
 /// The score (hundredths of a man) that moves [`win_probability`]'s logistic curve by one
@@ -106,11 +128,15 @@ pub struct Searcher {
     /// Keys of the positions on the current path and the game before it, for repetition.
     path: Vec<u64>,
     nodes: u64,
+    /// Positions answered by `egdb` in this search.
+    tb_hits: u64,
     node_limit: u64,
     aborted: bool,
     /// Whether late moves are reduced and the root searched in aspiration windows (off only
     /// to check the search against plain minimax).
     pruning: bool,
+    /// The endgame tables probed below the root, if the caller handed any over.
+    egdb: Option<Arc<Egdb>>,
 }
 
 impl Default for Searcher {
@@ -131,9 +157,11 @@ impl Searcher {
             lines: (0..=MAX_PLY + 1).map(|_| Vec::with_capacity(16)).collect(),
             path: Vec::new(),
             nodes: 0,
+            tb_hits: 0,
             node_limit: u64::MAX,
             aborted: false,
             pruning: true,
+            egdb: None,
         }
     }
 
@@ -144,6 +172,30 @@ impl Searcher {
     pub fn without_pruning(mut self) -> Searcher {
         self.pruning = false;
         self
+    }
+
+    /// Probes `egdb` below the root from now on (`None`: no tables, the default). A quiet
+    /// position (no capture pending) at ply 1 or deeper with no more pieces than the tables
+    /// hold then scores its exact value: a draw 0, a win [`TB_WIN`] less the ply plus the
+    /// evaluation clamped to [`TB_EVAL_CLAMP`], a loss the negation. The root is never
+    /// probed: it must choose a move, and the value alone scores every winning move alike
+    /// (the caller plays the tables' own best move there). Other tables than before forget
+    /// what the transposition table learnt, whose scores came from the old ones.
+    pub fn set_egdb(&mut self, egdb: Option<Arc<Egdb>>) {
+        let same = match (&self.egdb, &egdb) {
+            (None, None) => true,
+            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
+            _ => false,
+        };
+        if !same {
+            self.table.clear();
+        }
+        self.egdb = egdb;
+    }
+
+    /// The endgame tables probed below the root, if any.
+    pub fn egdb(&self) -> Option<&Arc<Egdb>> {
+        self.egdb.as_ref()
     }
 
     /// Forgets everything learned (for a new game or reproducible measurements).
@@ -178,6 +230,7 @@ impl Searcher {
         mut on_iteration: impl FnMut(&SearchResult),
     ) -> SearchResult {
         self.nodes = 0;
+        self.tb_hits = 0;
         self.node_limit = limits.nodes;
         self.aborted = false;
         self.killers.fill([None; 2]);
@@ -190,6 +243,7 @@ impl Searcher {
             depth: 0,
             nodes: 0,
             pv: root_moves.first().copied().into_iter().collect(),
+            tb_hits: 0,
         };
         if root_moves.is_empty() {
             result.score = -WIN;
@@ -217,6 +271,7 @@ impl Searcher {
                 depth,
                 nodes: self.nodes,
                 pv,
+                tb_hits: self.tb_hits,
             };
             on_iteration(&result);
             if score.abs() >= WIN_THRESHOLD {
@@ -224,6 +279,7 @@ impl Searcher {
             }
         }
         result.nodes = self.nodes;
+        result.tb_hits = self.tb_hits;
         result
     }
 
@@ -302,6 +358,11 @@ impl Searcher {
                 return 0;
             }
         }
+        if ply > 0
+            && let Some(score) = self.probe_tables(position, ply)
+        {
+            return score;
+        }
         // A quiet leaf is evaluated without building its moves (most nodes are leaves): the
         // rules only count them, and build them only when one must capture.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
@@ -338,6 +399,34 @@ impl Searcher {
         );
         self.buffers[ply] = moves;
         score
+    }
+
+    /// The endgame tables' score of `position` at `ply` (see [`Searcher::set_egdb`]), stored
+    /// in the transposition table as exact at every depth; `None` without tables, with more
+    /// pieces than they hold, a capture pending, or a loss without a move, which the search
+    /// scores as the mate it is.
+    fn probe_tables(&mut self, position: &Position, ply: usize) -> Option<i32> {
+        let egdb = self.egdb.as_deref()?;
+        if position.occupied().count() > egdb.max_pieces() || position.has_capture() {
+            return None;
+        }
+        let value = egdb.probe(position)?;
+        let eval = evaluate(position).clamp(-TB_EVAL_CLAMP, TB_EVAL_CLAMP);
+        let score = match value {
+            Wdl::Draw => 0,
+            Wdl::Win => TB_WIN - ply as i32 + eval,
+            Wdl::Loss if position.count_legal_moves() == 0 => return None,
+            Wdl::Loss => -TB_WIN + ply as i32 + eval,
+        };
+        self.tb_hits += 1;
+        self.table.store(Entry {
+            key: key(position),
+            best: None,
+            score: to_table(score, ply),
+            depth: MAX_PLY as i32,
+            bound: Bound::Exact,
+        });
+        Some(score)
     }
 
     #[allow(clippy::too_many_arguments, reason = "the search state of one node")]
@@ -612,11 +701,12 @@ fn pick_next(moves: &mut [Move], ranks: &mut [u64], i: usize) {
     }
 }
 
-/// Win scores are stored relative to the node so they stay right at another ply.
+/// Win scores (mates and table wins) are stored relative to the node so they stay right at
+/// another ply.
 fn to_table(score: i32, ply: usize) -> i32 {
-    if score >= WIN_THRESHOLD {
+    if score >= TB_WIN_THRESHOLD {
         score + ply as i32
-    } else if score <= -WIN_THRESHOLD {
+    } else if score <= -TB_WIN_THRESHOLD {
         score - ply as i32
     } else {
         score
@@ -624,9 +714,9 @@ fn to_table(score: i32, ply: usize) -> i32 {
 }
 
 fn from_table(score: i32, ply: usize) -> i32 {
-    if score >= WIN_THRESHOLD {
+    if score >= TB_WIN_THRESHOLD {
         score - ply as i32
-    } else if score <= -WIN_THRESHOLD {
+    } else if score <= -TB_WIN_THRESHOLD {
         score + ply as i32
     } else {
         score

@@ -2,4 +2,5 @@
 
 mod alpha_beta;
 mod mcts;
+mod tables;
 mod tactics;
