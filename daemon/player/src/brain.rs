@@ -19,6 +19,8 @@
 //! `tables.rs`): the shortest win, the longest resistance or a drawing move. At level 5 the
 //! thought's v is the table's exact value; the adaptive level keeps its own v (from its
 //! scoring of every move), so that its v does not jump between its weaker and full moves.
+//! Beyond the tables, the same levels' alpha-beta searcher holds them too: a position below
+//! its root with no more pieces than they hold is scored by its exact value, not evaluated.
 //!
 //! The v a thought reports is calibrated: the network's v by the map its model carries for
 //! the level (none: the raw v), alpha-beta's by the level's own map (see
@@ -130,7 +132,8 @@ pub struct Brain {
     /// Another program that plays the moves (`play.engine`), see `brain_engine.rs`.
     engine: Option<engine::Consulted>,
     /// The endgame tables (`play.egdb_dir`), consulted at full strength only: the weaker
-    /// levels' mistakes in an ending are part of what makes them beatable.
+    /// levels' mistakes in an ending are part of what makes them beatable. At full strength
+    /// the searcher holds them too (see [`Brain::hand_tables_to_search`]).
     tables: Tables,
 }
 
@@ -152,7 +155,7 @@ impl Brain {
         let level = playing_level(settings.play.level);
         let source = source(settings, level);
         let player = load(&source);
-        Brain {
+        let mut brain = Brain {
             level,
             variant: settings.game.variant,
             source,
@@ -166,7 +169,21 @@ impl Brain {
             last_scored: VecDeque::new(),
             engine: None,
             tables: Tables::load(settings),
-        }
+        };
+        brain.hand_tables_to_search();
+        brain
+    }
+
+    /// Hands the endgame tables to the alpha-beta searcher at full strength (level 5, and the
+    /// adaptive level, whose scoring and full-strength moves are level 5's search), so that
+    /// every position below a searched root with no more pieces than the tables hold is
+    /// scored exactly; takes them back at the weaker levels. Changing them clears the
+    /// searcher's transposition table, whose scores came from the old ones.
+    fn hand_tables_to_search(&mut self) {
+        let egdb = (self.level.number == 5)
+            .then(|| self.tables.egdb())
+            .flatten();
+        self.searcher.set_egdb(egdb);
     }
 
     /// The same player always playing its most visited move, for `checkerbot-lab match` to
@@ -199,6 +216,7 @@ impl Brain {
         }
         self.variant = settings.game.variant;
         self.tables.reconfigure(settings);
+        self.hand_tables_to_search();
     }
 
     /// Chooses the robot's move in `position` (`history`: the game's earlier positions, for

@@ -172,3 +172,52 @@ fn a_reload_reads_the_tables_again_only_when_the_folder_changes() {
     brain.reconfigure(&settings(PlayLevel::Fixed(5), None));
     assert_eq!(brain.endgame_tables(), None);
 }
+
+#[test]
+fn full_strength_searches_with_the_tables_below_the_root_and_the_weaker_levels_without() {
+    let dir = tempfile::tempdir().unwrap();
+    let egdb = egdb::build(Variant::Russian, 4, Some(dir.path()), &mut |_| {}).unwrap();
+    let mut brain = Brain::new(&settings(PlayLevel::Fixed(5), Some(dir.path())), 1);
+    assert!(
+        brain.searcher.egdb().is_some(),
+        "level 5 searches with them"
+    );
+    let adaptive = Brain::new(&settings(PlayLevel::Adaptive, Some(dir.path())), 1);
+    assert!(
+        adaptive.searcher.egdb().is_some(),
+        "so does the adaptive level"
+    );
+    let mut level_3 = Brain::new(&settings(PlayLevel::Fixed(3), Some(dir.path())), 1);
+    assert!(level_3.searcher.egdb().is_none(), "level 3 does not");
+    level_3.reconfigure(&settings(PlayLevel::Fixed(5), Some(dir.path())));
+    assert!(
+        level_3.searcher.egdb().is_some(),
+        "a reload to level 5 hands them over"
+    );
+    level_3.reconfigure(&settings(PlayLevel::Fixed(4), Some(dir.path())));
+    assert!(
+        level_3.searcher.egdb().is_none(),
+        "and one to level 4 takes them back"
+    );
+
+    // Five pieces, beyond the tables, so searched: White must take the man on d2, and every
+    // way of taking it leaves three kings against one, which the tables value below the root.
+    let start = position("W:WKa1,Kc1,Ke1:BKh4,d2");
+    assert_eq!(brain.tables.best_move(&start).map(|found| found.mv), None);
+    let stop = AtomicBool::new(true);
+    let thought = brain.think(&start, &[], &stop).unwrap();
+    assert!(thought.playouts_or_nodes > 0, "searched");
+    let after = start.play(&thought.mv).unwrap();
+    assert_eq!(
+        egdb.probe(&after),
+        Some(egdb::Wdl::Loss),
+        "{}",
+        fen::write(&after)
+    );
+    assert_eq!(thought.raw_v, 1.0, "a table win is certain");
+    let plain = searched_without_tables(&start);
+    assert!(
+        plain.raw_v < 0.99,
+        "the evaluation alone is not sure: {plain:?}"
+    );
+}

@@ -7,8 +7,12 @@
 //! variant), since the 5-piece set is 180 MB to read and verify. Anything wrong with them (no
 //! folder, a missing or damaged file) is one warning naming the file and the fault, and the
 //! robot plays on without them, as it does without a network.
+//!
+//! The same tables are handed to the full-strength search (see `Brain`), which then scores a
+//! position below its root within them exactly instead of evaluating it.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use checkerbot_config::Settings;
 use egdb::{Egdb, Material, Wdl};
@@ -23,8 +27,9 @@ pub(crate) struct Tables {
     /// The folder they were read from; `None` when the settings name none or the variant has
     /// no tables (Russian only).
     dir: Option<PathBuf>,
-    /// The loaded tables, or the warning that said why there are none.
-    loaded: Result<Egdb, String>,
+    /// The loaded tables (shared with the search), or the warning that said why there are
+    /// none.
+    loaded: Result<Arc<Egdb>, String>,
 }
 
 /// A move from the tables, with the table's value of the position for the side to move.
@@ -41,7 +46,7 @@ impl Tables {
         let dir = wanted(settings);
         let loaded = match &dir {
             None => Err(String::new()),
-            Some(dir) => open(dir).inspect_err(|reason| {
+            Some(dir) => open(dir).map(Arc::new).inspect_err(|reason| {
                 tracing::warn!("playing without endgame tables: {reason}");
             }),
         };
@@ -81,6 +86,11 @@ impl Tables {
             value,
             distance,
         })
+    }
+
+    /// The loaded tables, for the search to probe below its root; `None` without.
+    pub(crate) fn egdb(&self) -> Option<Arc<Egdb>> {
+        self.loaded.as_ref().ok().cloned()
     }
 
     /// What the tables are, for [`Brain::describe`](crate::Brain::describe) and `checkerbot
