@@ -48,7 +48,11 @@ pub fn run(cli: Cli) -> ExitCode {
         CliCommand::Moves(args) => commands::moves::run(&args),
         CliCommand::Sim(args) => sim::run(&args),
         CliCommand::Run(args) => run_command::run(&args),
-        CliCommand::Calibrate(args) => calibrate::run(&args, sim::dobot_rig::standalone_arm),
+        CliCommand::Calibrate(args) => calibrate::run(
+            &args,
+            sim::dobot_rig::standalone_arm,
+            sim::controller_rig::standalone_arm,
+        ),
         CliCommand::Doctor(args) => return doctor::run(&args),
         CliCommand::SimDevices(args) => sim::devices::run(&args),
         CliCommand::Hub(args) => hub::run(&args),

@@ -2,8 +2,10 @@
 //! its resting pose are, or check a calibration file.
 //!
 //! The interactive wizard is a pure state machine ([`wizard`]) driven by [`session`] against
-//! the arm (the Dobot on `devices.arm_port`, or with `--sim` the virtual Dobot beside the
-//! simulated board) and by [`terminal`] for the keys and the screen. `--check` verifies a file
+//! the arm (the Dobot on `devices.arm_port`, or the reference arm through the board
+//! controller on `devices.board_port` with `devices.arm = "controller"`; with `--sim` the
+//! virtual Dobot or the simulated controller's arm beside the simulated board) and by
+//! [`terminal`] for the keys and the screen. `--check` verifies a file
 //! without the arm ([`check`]). Saving replaces the file atomically and keeps the previous one
 //! as `calibration.toml.bak`.
 
@@ -16,13 +18,16 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use checkerbot_config::ArmKind;
-use hal::arm::CalibrationFile;
+use hal::arm::kinematics::ReferenceArm;
+use hal::arm::{ArmModel, CalibrationFile};
+use hal::controller::device::{ControllerArm, ControllerArmConfig};
 use hal::device::Arm;
 use rules::Variant;
 
-use crate::devices::{CALIBRATION_FILE, connect_dobot};
+use crate::devices::{ArmSlot, CALIBRATION_FILE, connect_controller, connect_dobot};
 use crate::robot::occupancy_map;
 use crate::settings_source::config_path;
+use session::Console as _;
 use wizard::Wizard;
 
 /// Arguments of `checkerbot calibrate`.
@@ -39,20 +44,67 @@ pub struct Args {
     /// The calibration file to check, or that the wizard starts from and saves (default:
     /// calibration.toml in the settings' state directory).
     file: Option<PathBuf>,
-    /// Drive the virtual Dobot beside the simulated board instead of the real arm, to try the
+    /// Drive the simulated arm beside the simulated board instead of the real one, to try the
     /// wizard at a desk (also when the settings say devices.arm = "sim").
     #[arg(long)]
     sim: bool,
+    /// Which arm to teach: `dobot` (a Dobot Magician on the arm's port) or `controller` (the
+    /// reference robot's arm, driven by the board controller on the board's port); default:
+    /// the one the settings name (the virtual Dobot for "sim").
+    #[arg(long, value_enum)]
+    arm: Option<WizardArm>,
+}
+
+/// The arm the wizard teaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum WizardArm {
+    /// A Dobot Magician.
+    Dobot,
+    /// The reference robot's arm on the board controller.
+    Controller,
+}
+
+impl WizardArm {
+    /// The arm's model for a calibration: the starting file's when it is for this kind of arm
+    /// (its dimensions may have been corrected), else the model's defaults.
+    fn model(self, existing: Option<&CalibrationFile>) -> ArmModel {
+        match (self, existing.map(|file| file.arm)) {
+            (WizardArm::Dobot, Some(arm @ ArmModel::Magician(_)))
+            | (WizardArm::Controller, Some(arm @ ArmModel::Reference(_))) => arm,
+            (WizardArm::Dobot, _) => ArmModel::default(),
+            (WizardArm::Controller, _) => ArmModel::Reference(ReferenceArm::default()),
+        }
+    }
+}
+
+/// How the wizard drives the controller's arm taught with `model`: the host's kinematics are
+/// the model's; the rest are the driver's defaults (the wizard moves in straight lines only).
+pub fn wizard_controller_config(model: &ArmModel) -> ControllerArmConfig {
+    match model {
+        ArmModel::Reference(kinematics) => ControllerArmConfig {
+            kinematics: *kinematics,
+            ..ControllerArmConfig::default()
+        },
+        ArmModel::Magician(_) => ControllerArmConfig::default(),
+    }
 }
 
 /// Runs the wizard, or the check with `--check`.
 ///
-/// `simulated_arm` makes the arm for `--sim` (or `devices.arm = "sim"`): the caller passes the
-/// virtual Dobot's connector, so this module knows the simulated arm only as an [`Arm`].
-pub fn run<A, F>(args: &Args, simulated_arm: impl FnOnce(Variant) -> F) -> anyhow::Result<()>
+/// `simulated_dobot` and `simulated_controller` make the arm for `--sim` (or
+/// `devices.arm = "sim"`): the caller passes the simulators' connectors, so this module knows
+/// the simulated arms only as [`Arm`]s. The controller's is given the driver's settings and
+/// must come homed.
+pub fn run<A, F, C, G>(
+    args: &Args,
+    simulated_dobot: impl FnOnce(Variant) -> F,
+    simulated_controller: impl FnOnce(Variant, &ControllerArmConfig) -> G,
+) -> anyhow::Result<()>
 where
     A: Arm,
     F: Future<Output = anyhow::Result<A>>,
+    C: Arm,
+    G: Future<Output = anyhow::Result<C>>,
 {
     let settings = checkerbot_config::load(config_path(args.config.as_deref()).as_deref())
         .context("reading the settings")?;
@@ -76,17 +128,15 @@ where
             }
         };
     }
-    let simulated = match settings.devices.arm {
-        _ if args.sim => true,
-        ArmKind::Sim => true,
-        ArmKind::Dobot => false,
-        ArmKind::Controller => anyhow::bail!(
-            "devices.arm = \"controller\": the reference arm's controller has no driver yet; \
-             the wizard drives a Dobot (devices.arm = \"dobot\") or, with --sim, the virtual one"
-        ),
-    };
+    let simulated = args.sim || settings.devices.arm == ArmKind::Sim;
+    let arm = args.arm.unwrap_or(match settings.devices.arm {
+        ArmKind::Controller => WizardArm::Controller,
+        ArmKind::Dobot | ArmKind::Sim => WizardArm::Dobot,
+    });
     let existing = read_existing(&file);
-    let mut wizard = Wizard::new(side, existing);
+    let model = arm.model(existing.as_ref());
+    let controller_config = wizard_controller_config(&model);
+    let mut wizard = Wizard::new(side, existing).for_arm(model);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -94,14 +144,58 @@ where
     runtime.block_on(async {
         let mut console = terminal::TerminalConsole::new(file.clone())?;
         let mut keys = terminal::keys();
-        if simulated {
-            let mut arm = simulated_arm(settings.game.variant).await?;
-            session::drive(&mut arm, &mut wizard, &mut keys, &mut console).await
-        } else {
-            let devices = &settings.devices;
-            let mut arm = connect_dobot(devices.arm_port.clone(), devices.baud).await?;
-            session::drive(&mut arm, &mut wizard, &mut keys, &mut console).await
+        let devices = &settings.devices;
+        match (arm, simulated) {
+            (WizardArm::Dobot, true) => {
+                let mut arm = simulated_dobot(settings.game.variant).await?;
+                session::drive(&mut arm, &mut wizard, &mut keys, &mut console).await
+            }
+            (WizardArm::Controller, true) => {
+                console.draw("homing the simulated reference arm ...");
+                let variant = settings.game.variant;
+                let mut arm = simulated_controller(variant, &controller_config).await?;
+                session::drive(&mut arm, &mut wizard, &mut keys, &mut console).await
+            }
+            (WizardArm::Dobot, false) => {
+                let mut arm = connect_dobot(devices.arm_port.clone(), devices.baud).await?;
+                session::drive(&mut arm, &mut wizard, &mut keys, &mut console).await
+            }
+            (WizardArm::Controller, false) => {
+                console.draw(&format!(
+                    "homing the reference arm through the board controller on {} ...",
+                    devices.board_port.display()
+                ));
+                let mut arm = connect_controller_arm(
+                    devices.board_port.clone(),
+                    devices.baud,
+                    &controller_config,
+                )
+                .await?;
+                session::drive(&mut arm, &mut wizard, &mut keys, &mut console).await
+            }
         }
+    })
+}
+
+/// Opens the board controller that drives the reference arm, and homes the arm: nothing in
+/// the protocol says where its joints are until then. The board's own half of the session is
+/// not used; the link stays up while the arm holds its half.
+async fn connect_controller_arm(
+    port: PathBuf,
+    baud: u32,
+    config: &ControllerArmConfig,
+) -> anyhow::Result<ControllerArm> {
+    let slot = ArmSlot::default();
+    let board = connect_controller(port.clone(), baud, slot.clone()).await?;
+    drop(board);
+    let link = slot
+        .take()
+        .context("the board controller's session has no arm's half")?;
+    ControllerArm::start(link, *config).await.with_context(|| {
+        format!(
+            "homing the reference arm through the board controller on {}",
+            port.display()
+        )
     })
 }
 

@@ -304,6 +304,24 @@ impl Wizard {
         wizard
     }
 
+    /// Teaches the points for `arm`, whose kinematics say which points are in reach. A starting
+    /// file for the same kind of arm keeps its own dimensions; one for another kind keeps its
+    /// points on the screen, to be taught again, and the screen says so.
+    pub fn for_arm(mut self, arm: ArmModel) -> Wizard {
+        if std::mem::discriminant(&self.draft.arm) != std::mem::discriminant(&arm) {
+            if self.draft.park.is_some() {
+                self.message = format!(
+                    "the file was taught for {}: teach every point again for {} (its points \
+                     are shown until then)",
+                    arm_name(&self.draft.arm),
+                    arm_name(&arm)
+                );
+            }
+            self.draft.arm = arm;
+        }
+        self
+    }
+
     /// The arm reports where the tool is (at the start, and after every [`Request::Move`]).
     pub fn arrived(&mut self, pose: Point) {
         self.pose = pose;
@@ -934,7 +952,11 @@ impl Wizard {
     pub fn screen(&self) -> String {
         let mut text = String::new();
         let side = self.side;
-        let _ = writeln!(text, "checkerbot calibrate: {side}x{side} board");
+        let _ = writeln!(
+            text,
+            "checkerbot calibrate: {side}x{side} board, {}",
+            arm_name(&self.draft.arm)
+        );
         let _ = writeln!(
             text,
             "tool at {}   jog step {} mm{}",
@@ -965,6 +987,14 @@ impl Wizard {
              home the arm, s save, q quit"
         );
         text
+    }
+}
+
+/// The arm as the screen names it.
+fn arm_name(arm: &ArmModel) -> &'static str {
+    match arm {
+        ArmModel::Magician(_) => "Dobot Magician",
+        ArmModel::Reference(_) => "the reference arm (on the board controller)",
     }
 }
 

@@ -1,18 +1,20 @@
 //! The wizard driven by scripted keys: against the virtual Dobot beside the simulated board
 //! (the saved calibration must be where that board lies, and the robot must then move pieces
-//! with it), and as a bare state machine for the refusals.
+//! with it) and against the simulated board controller's own arm (the reference robot's), and
+//! as a bare state machine for the refusals.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
 
-use hal::arm::{Calibration, Corner, Point};
+use hal::arm::kinematics::ReferenceArm;
+use hal::arm::{ArmModel, Calibration, Corner, Point};
 use hal::controller::peer::PeerConfig;
 use hal::dobot::DobotArm;
 use hal::sim::board::sim_board;
 use rules::{Position, Variant, notation};
 use tokio::sync::mpsc;
 
-use super::dobot_rig;
+use super::{controller_rig, dobot_rig};
 use crate::calibrate::session::{Console, drive};
 use crate::calibrate::wizard::{Key, RackPoint, Request, Target, Wizard};
 use crate::robot::{PieceMover as _, PlannedArm, occupancy_map};
@@ -53,6 +55,9 @@ struct Recorder {
     keys: Option<mpsc::UnboundedSender<Key>>,
     last_screen: String,
     file: PathBuf,
+    /// The moves the wizard refused (out of the arm's reach): a script that meets one goes
+    /// astray.
+    refusals: Vec<String>,
 }
 
 impl Recorder {
@@ -64,6 +69,7 @@ impl Recorder {
             keys: Some(send),
             last_screen: String::new(),
             file,
+            refusals: Vec::new(),
         };
         (recorder, keys)
     }
@@ -72,6 +78,11 @@ impl Recorder {
 impl Console for Recorder {
     fn draw(&mut self, screen: &str) {
         screen.clone_into(&mut self.last_screen);
+        if let Some(refusal) = screen.lines().find(|line| line.starts_with("not moving"))
+            && self.refusals.last().is_none_or(|last| last != refusal)
+        {
+            self.refusals.push(refusal.to_owned());
+        }
         if screen.contains("(moving)") {
             return;
         }
@@ -156,6 +167,123 @@ fn teach(expected: &Calibration, home: Point) -> Vec<Key> {
     keys
 }
 
+/// The points `saved` by the wizard are those of the simulated world `expected` describes, to
+/// within what whole-millimetre jogs reach; `screen` is shown when the park pose is off.
+fn assert_taught(saved: &Calibration, expected: &Calibration, screen: &str) {
+    for corner in Corner::ALL {
+        let (got, want) = (
+            saved.corners().corner(corner),
+            expected.corners().corner(corner),
+        );
+        assert!(
+            got.distance(want) <= 0.9,
+            "{corner:?}: taught {got}, the board is at {want}"
+        );
+    }
+    assert!((saved.safe_z() - expected.safe_z()).abs() < 1e-9);
+    assert_eq!(saved.bins().len(), 1);
+    assert_eq!(saved.king_slots().len(), expected.king_slots().len());
+    for (i, (got, want)) in saved
+        .king_slots()
+        .iter()
+        .zip(expected.king_slots())
+        .enumerate()
+    {
+        assert!(
+            got.distance(*want) <= 1.0,
+            "king reserve slot {}: taught {got}, the slot is at {want}",
+            i + 1
+        );
+    }
+    let (saved_rack, expected_rack) = (saved.rack().unwrap(), expected.rack().unwrap());
+    assert_eq!(saved_rack.len(), expected_rack.len());
+    for (i, (got, want)) in saved_rack
+        .slots()
+        .iter()
+        .zip(expected_rack.slots())
+        .enumerate()
+    {
+        assert!(
+            got.distance(*want) <= 1.0,
+            "rack slot {}: taught {got}, the slot is at {want}",
+            i + 1
+        );
+    }
+    assert!(
+        saved.park().distance(expected.park()) <= 0.9,
+        "park taught at {}, wanted {}:\n{screen}",
+        saved.park(),
+        expected.park(),
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_scripted_calibration_of_the_controllers_arm_finds_its_board() {
+    let variant = Variant::Russian;
+    let model = ArmModel::Reference(ReferenceArm::default());
+    let (mut arm, board, expected) = controller_rig::standalone_arm_on_board(
+        variant,
+        &crate::calibrate::wizard_controller_config(&model),
+    )
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("calibration.toml");
+    // Homed when connected, with the forearm level high above the board; homing again is
+    // harmless. The operator first brings the tool down to the travel height, where all of
+    // the board is in reach.
+    let home = Point::from_pose(board.arm_tip().unwrap());
+    let start = home.at_height(expected.safe_z());
+    let mut keys = vec![Key::Char('h')];
+    keys.extend(jog(home, start));
+    keys.extend(teach(&expected, start));
+    keys.push(Key::Char('s'));
+    keys.extend([Key::Char('t'), Key::Char('c'), Key::Char('3'), Key::Enter]);
+    let (mut console, mut receiver) = Recorder::new(keys, file.clone());
+    let mut wizard = Wizard::new(8, None).for_arm(model);
+    drive(&mut arm, &mut wizard, &mut receiver, &mut console)
+        .await
+        .unwrap();
+
+    assert_eq!(console.refusals, Vec::<String>::new());
+    assert!(
+        console.last_screen.contains("touching c3")
+            && console.last_screen.contains("the reference arm"),
+        "{}",
+        console.last_screen
+    );
+    // The tool really is over c3, the joints moved by the controller.
+    let c3 = variant
+        .geometry()
+        .index(notation::parse_square(variant, "c3").unwrap());
+    let layout = dobot_rig::layout_with_rack(variant, None);
+    assert_eq!(layout.square_under(board.arm_tip().unwrap()), Some(c3));
+    let saved = Calibration::from_toml(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert!(matches!(saved.arm(), ArmModel::Reference(_)), "{saved:?}");
+    assert_taught(&saved, &expected, &console.last_screen);
+    // `run` takes it for the controller's arm.
+    crate::devices::controller_arm_config(&saved).unwrap();
+}
+
+#[test]
+fn a_file_for_another_arm_is_taught_again_for_this_one() {
+    let example: hal::arm::CalibrationFile =
+        toml::from_str(include_str!("../../../hal/data/calibration.example.toml")).unwrap();
+    assert!(matches!(example.arm, ArmModel::Magician(_)));
+    let wizard =
+        Wizard::new(8, Some(example.clone())).for_arm(ArmModel::Reference(ReferenceArm::default()));
+    assert!(
+        wizard.message().contains("taught for Dobot Magician"),
+        "{}",
+        wizard.message()
+    );
+    assert!(wizard.screen().contains("board, the reference arm"));
+    // The same kind of arm: nothing to say.
+    let same = Wizard::new(8, Some(example)).for_arm(ArmModel::default());
+    assert_eq!(same.message(), "");
+    assert!(same.screen().contains("board, Dobot Magician"));
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_scripted_calibration_of_the_virtual_dobot_finds_its_board() {
     let variant = Variant::Russian;
@@ -200,40 +328,7 @@ async fn a_scripted_calibration_of_the_virtual_dobot_finds_its_board() {
         "the previous file is kept"
     );
     let saved = Calibration::from_toml(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    for corner in Corner::ALL {
-        let (got, want) = (
-            saved.corners().corner(corner),
-            expected.corners().corner(corner),
-        );
-        assert!(
-            got.distance(want) <= 0.9,
-            "{corner:?}: taught {got}, the board is at {want}"
-        );
-    }
-    assert!((saved.safe_z() - expected.safe_z()).abs() < 1e-9);
-    assert_eq!(saved.bins().len(), 1);
-    assert_eq!(saved.king_slots().len(), expected.king_slots().len());
-    let (saved_rack, expected_rack) = (saved.rack().unwrap(), expected.rack().unwrap());
-    assert_eq!(saved_rack.len(), expected_rack.len());
-    for (i, (got, want)) in saved_rack
-        .slots()
-        .iter()
-        .zip(expected_rack.slots())
-        .enumerate()
-    {
-        assert!(
-            got.distance(*want) <= 1.0,
-            "rack slot {}: taught {got}, the slot is at {want}",
-            i + 1
-        );
-    }
-    assert!(
-        saved.park().distance(expected.park()) <= 0.9,
-        "park taught at {}, wanted {}:\n{}",
-        saved.park(),
-        expected.park(),
-        console.last_screen
-    );
+    assert_taught(&saved, &expected, &console.last_screen);
 
     // The robot moves pieces with what was taught.
     let start = Position::new(variant);

@@ -5,15 +5,18 @@
 
 use std::time::Duration;
 
+use anyhow::Context as _;
 use hal::arm::Calibration;
-use hal::controller::device::{ControllerArm, ControllerArmConfig};
-use hal::sim::board::SimBoardHandle;
+use hal::controller::device::{ControllerArm, ControllerArmConfig, ControllerDevice, DeviceConfig};
+use hal::controller::link::{LinkConfig, connect};
+use hal::controller::peer::PeerConfig;
+use hal::sim::board::{SimBoardHandle, sim_board};
 use hal::sim::controller_arm::{ControllerArmFaults, SimArmConfig};
-use rules::Variant;
+use rules::{Bitboard, Variant};
 
 use super::dobot_rig::{calibration_for_arm, first_connection, layout_with_rack};
 use crate::devices::{ArmSlot, controller_arm_config};
-use crate::robot::{ARM_RECONNECT_PATIENCE, PlannedArm};
+use crate::robot::{ARM_RECONNECT_PATIENCE, PlannedArm, occupancy_map};
 use player::rng::SplitMix;
 
 /// The arm the simulation drives.
@@ -80,4 +83,52 @@ pub async fn connect_arm(
     let mut reopen = slot.reopen(config);
     let arm = first_connection(&mut reopen).await?;
     Ok(PlannedArm::new(arm, calibration).reconnect_with(reopen, ARM_RECONNECT_PATIENCE))
+}
+
+/// The reference arm on its own, for `checkerbot calibrate --sim --arm controller`: beside an
+/// empty simulated board whose sensors nobody reads, its controller served on an in-memory
+/// stream, driven with `config` (the wizard's) by the real driver, and homed.
+pub fn standalone_arm(
+    variant: Variant,
+    config: &ControllerArmConfig,
+) -> impl Future<Output = anyhow::Result<ControllerArm>> + use<> {
+    let config = *config;
+    async move {
+        let (arm, _, _) = standalone_arm_on_board(variant, &config).await?;
+        Ok(arm)
+    }
+}
+
+/// [`standalone_arm`], with the simulated board it stands beside (whose arm's tip is where
+/// the tool really is) and the calibration that matches where that board lies.
+pub async fn standalone_arm_on_board(
+    variant: Variant,
+    config: &ControllerArmConfig,
+) -> anyhow::Result<(ControllerArm, SimBoardHandle, Calibration)> {
+    let empty = occupancy_map::to_occupancy(variant.geometry(), Bitboard::EMPTY);
+    // The session `sim_board` starts with goes to a stream nobody uses.
+    let (unused, _) = tokio::io::duplex(1);
+    let (board, _) = sim_board(unused, empty, PeerConfig::default());
+    let (runner, calibration, _) = add_arm(&board, variant, 0.0, 1.0, None, &mut SplitMix::new(1))?;
+    tokio::spawn(runner);
+    let (host_io, controller_io) = tokio::io::duplex(4096);
+    let controller = board.serve(controller_io, PeerConfig::default());
+    tokio::spawn(async move {
+        let ended = controller.run().await;
+        tracing::debug!("the simulated board controller stopped serving: {ended:?}");
+    });
+    let connection = connect(host_io, LinkConfig::default())
+        .await
+        .context("connecting to the simulated board controller")?;
+    // The board's half is not used; the link stays up while the arm holds its half.
+    let (_, link, driver) = ControllerDevice::split(connection, DeviceConfig::default());
+    tokio::spawn(async move {
+        if let Err(err) = driver.run().await {
+            tracing::debug!("the simulated board controller's link ended: {err}");
+        }
+    });
+    let arm = ControllerArm::start(link, *config)
+        .await
+        .context("homing the simulated reference arm")?;
+    Ok((arm, board, calibration))
 }
