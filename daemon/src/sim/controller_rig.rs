@@ -132,3 +132,60 @@ pub async fn standalone_arm_on_board(
         .context("homing the simulated reference arm")?;
     Ok((arm, board, calibration))
 }
+
+#[cfg(test)]
+mod tests {
+    use hal::arm::Point;
+    use rules::Variant;
+
+    use crate::devices::{CALIBRATION_FILE, controller_arm_config, load_calibration};
+    use crate::sim::dobot_rig::{calibration_for_arm, layout_with_rack};
+
+    #[test]
+    fn points_out_of_the_reference_arms_reach_are_each_named_at_start_up() {
+        let layout = layout_with_rack(Variant::Russian, None);
+        let good = calibration_for_arm(&layout, "reference").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CALIBRATION_FILE);
+        // As the simulation lays the world out, everything is in reach.
+        std::fs::write(&path, good.to_toml()).unwrap();
+        let loaded = load_calibration(dir.path()).unwrap();
+        controller_arm_config(&loaded).unwrap();
+
+        // The board, the bin, the rack and the reserve taught 250 mm further out, where the
+        // Dobot Magician would still reach the near ones and the reference arm reaches none.
+        let mut file = good.to_file();
+        let out = |p: &mut Point| p.x += 250.0;
+        file.board.corners.values_mut().for_each(out);
+        file.bins.iter_mut().for_each(out);
+        file.king_reserve.iter_mut().for_each(out);
+        let rack = file.rack.as_mut().unwrap();
+        out(&mut rack.first);
+        rack.row_end.as_mut().map(out);
+        rack.last_row.as_mut().map(out);
+        std::fs::write(&path, toml::to_string(&file).unwrap()).unwrap();
+        let refused = format!("{:#}", load_calibration(dir.path()).unwrap_err());
+        assert!(refused.contains("out of the arm's reach"), "{refused}");
+        for square in loaded.dark_squares() {
+            assert!(
+                refused.contains(&format!("square {square}")),
+                "{square}: {refused}"
+            );
+        }
+        let rack = loaded.rack().unwrap();
+        for i in 0..rack.len() {
+            let slot = format!("[rack] slot {}", rack.name(i));
+            assert!(refused.contains(&slot), "{slot}: {refused}");
+        }
+        for name in (1..=loaded.king_slots().len())
+            .map(|i| format!("king reserve slot {i}"))
+            .chain(["bin 1".to_owned()])
+        {
+            assert!(refused.contains(&name), "{name}: {refused}");
+        }
+        assert!(
+            !refused.contains("the park pose ("),
+            "the park pose stayed: {refused}"
+        );
+    }
+}

@@ -28,7 +28,7 @@ pub use super::piece::PieceKind;
 /// The version of the file format this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// Most unreachable points a message lists one by one before it only counts the rest.
+/// Most spots out of reach a message details one by one before it only names the rest.
 const LISTED_POINTS: usize = 8;
 
 /// A calibration as written in the file, not yet checked: what the wizard fills in.
@@ -155,18 +155,45 @@ impl fmt::Display for UnreachablePoint {
 pub struct UnreachablePoints(pub Vec<UnreachablePoint>);
 
 impl fmt::Display for UnreachablePoints {
+    /// Each spot once (a square, a slot, the bin), the first few with the point and the reason
+    /// (the spot's own point where it is among them, else the first above or on it), the rest
+    /// by name, so that every spot out of reach is named.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, point) in self.0.iter().take(LISTED_POINTS).enumerate() {
+        let mut spots: Vec<(&str, Vec<&UnreachablePoint>)> = Vec::new();
+        for point in &self.0 {
+            let name = spot(&point.name);
+            match spots.iter_mut().find(|(spot, _)| *spot == name) {
+                Some((_, points)) => points.push(point),
+                None => spots.push((name, vec![point])),
+            }
+        }
+        for (i, (name, points)) in spots.iter().take(LISTED_POINTS).enumerate() {
             if i > 0 {
                 f.write_str("; ")?;
             }
-            write!(f, "{point}")?;
+            let shown = points
+                .iter()
+                .find(|point| point.name == *name)
+                .unwrap_or(&points[0]);
+            write!(f, "{shown}")?;
         }
-        if self.0.len() > LISTED_POINTS {
-            write!(f, "; and {} more", self.0.len() - LISTED_POINTS)?;
+        if spots.len() > LISTED_POINTS {
+            let rest: Vec<&str> = spots[LISTED_POINTS..]
+                .iter()
+                .map(|(name, _)| *name)
+                .collect();
+            write!(f, "; and {} more: {}", rest.len(), rest.join(", "))?;
         }
         Ok(())
     }
+}
+
+/// The spot a named point is at or above (`square c3` for `above square c3 at the safe
+/// height` and for `square c3 holding a king`).
+fn spot(name: &str) -> &str {
+    let name = name.strip_prefix("above ").unwrap_or(name);
+    let name = name.strip_suffix(" at the safe height").unwrap_or(name);
+    name.strip_suffix(" holding a king").unwrap_or(name)
 }
 
 /// Why a calibration is refused. Every message names the point at fault and the fix.

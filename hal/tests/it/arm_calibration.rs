@@ -239,11 +239,22 @@ fn unreachable_points_are_each_named() {
             "Move the board",
         ],
     );
-    // The whole board too far out: the far rank's squares are named.
+    // The whole board too far out: the far rank's squares are named, each once (its own
+    // point, not also the points above it or with a king).
     let far = edited("a1 = { x = 300.0", "a1 = { x = 330.0")
         .replacen("h1 = { x = 300.0", "h1 = { x = 330.0", 1)
         .replacen("d4 = { x = 243.5", "d4 = { x = 260.0", 1);
-    check(&far, &["square a1 (x 330.0", "and", "more"]);
+    check(
+        &far,
+        &[
+            "square a1 (x 330.0",
+            "square c1 (x 330.0",
+            "square e1 (x 330.0",
+            "square g1 (x 330.0",
+        ],
+    );
+    let message = Calibration::from_toml(&far).unwrap_err().to_string();
+    assert_eq!(message.matches("square a1").count(), 1, "{message}");
     // Too close to the base, where the rear arm would have to lean back.
     check(
         &edited(
