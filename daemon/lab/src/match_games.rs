@@ -1,7 +1,10 @@
 //! `checkerbot-lab match`: games between two players, to measure playing strength.
 //!
 //! Colours alternate every game and each pair of games starts from the same randomly chosen
-//! opening (a few random plies from the seed), so both players get both sides of it.
+//! opening (a few random plies from the seed), so both players get both sides of it. With
+//! `--endgame-pieces N` the pair starts instead where that opening, played on by depth-4
+//! alpha-beta, first has no more than N pieces and no capture pending: endings, to measure
+//! the endgame tables.
 //!
 //! A `level:N` player is the robot's own [`Brain`] at that level, with the settings from the
 //! environment (`CHECKERBOT_PATHS__MODELS_DIR`, ...) and a clock that raises its stop flag at
@@ -43,7 +46,8 @@ pub struct Args {
     /// `play.adaptive_target` from the environment), `level:N@DIR` (the robot with the networks
     /// in DIR, to compare a new one), `hub:COMMAND ARGS` (another engine behind the Hub
     /// protocol, as the robot's `play.engine`), `dxp:HOST:PORT` (an engine listening for DXP
-    /// games, International only).
+    /// games, International only), `roottables:N` (the level with the endgame tables of
+    /// `play.egdb_dir` at its root only, not probed in its search).
     #[arg(long)]
     first: PlayerSpec,
     /// Second player, same forms.
@@ -55,6 +59,10 @@ pub struct Args {
     /// Random plies at the start of each pair of games.
     #[arg(long, default_value_t = 4)]
     opening_plies: u32,
+    /// Start each pair of games where its opening, played on by depth-4 alpha-beta, first
+    /// has at most this many pieces and no capture pending (an ending).
+    #[arg(long, value_name = "N")]
+    endgame_pieces: Option<u32>,
     /// Seed for openings and random players.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -84,7 +92,9 @@ pub enum PlayerSpec {
     /// The robot's [`Brain`] at a difficulty level (1..=5), with the networks of another
     /// folder than the settings' when one is given (a candidate network measured as the level
     /// would play it); `exact:N` is the level always playing its most visited move, without
-    /// its variety among near-equal moves (to measure what the variety costs).
+    /// its variety among near-equal moves (to measure what the variety costs);
+    /// `roottables:N` is the level with its endgame tables at the root only, not probed
+    /// below it in its search (to measure what the probes add).
     Level {
         /// The level.
         level: PlayLevel,
@@ -92,6 +102,8 @@ pub enum PlayerSpec {
         dir: Option<PathBuf>,
         /// Without the level's variety.
         exact: bool,
+        /// Without the endgame tables in its search.
+        root_tables: bool,
     },
     /// Another engine (`hub:COMMAND ARGS`, `dxp:HOST:PORT`), with a level-5 brain's move where
     /// it fails.
@@ -104,7 +116,8 @@ impl FromStr for PlayerSpec {
         let bad = || {
             format!(
                 "{s:?}: expected random, depth:N, nodes:N, time:MS, level:1..5, level:adaptive, \
-                 level:N@DIR, exact:N, exact:N@DIR, hub:COMMAND ARGS or dxp:HOST:PORT"
+                 level:N@DIR, exact:N, exact:N@DIR, roottables:N, hub:COMMAND ARGS or \
+                 dxp:HOST:PORT"
             )
         };
         if s.starts_with("hub:") || s.starts_with("dxp:") {
@@ -117,17 +130,23 @@ impl FromStr for PlayerSpec {
             Some(("depth", n)) => n.parse().map(PlayerSpec::Depth).map_err(|_| bad()),
             Some(("nodes", n)) => n.parse().map(PlayerSpec::Nodes).map_err(|_| bad()),
             Some(("time", n)) => n.parse().map(PlayerSpec::Time).map_err(|_| bad()),
-            Some((kind @ ("level" | "exact"), n)) => {
+            Some((kind @ ("level" | "exact" | "roottables"), n)) => {
                 let (n, dir) = match n.split_once('@') {
                     Some((_, "")) => return Err(bad()),
                     Some((n, dir)) => (n, Some(PathBuf::from(dir))),
                     None => (n, None),
                 };
                 let exact = kind == "exact";
+                let root_tables = kind == "roottables";
                 match n.parse() {
                     // The adaptive level has no variety to leave out.
                     Ok(PlayLevel::Adaptive) if exact => Err(bad()),
-                    Ok(level) => Ok(PlayerSpec::Level { level, dir, exact }),
+                    Ok(level) => Ok(PlayerSpec::Level {
+                        level,
+                        dir,
+                        exact,
+                        root_tables,
+                    }),
                     Err(_) => Err(bad()),
                 }
             }
@@ -143,8 +162,18 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Depth(d) => write!(f, "depth:{d}"),
             PlayerSpec::Nodes(n) => write!(f, "nodes:{n}"),
             PlayerSpec::Time(ms) => write!(f, "time:{ms}"),
-            PlayerSpec::Level { level, dir, exact } => {
-                write!(f, "{}:{level}", if *exact { "exact" } else { "level" })?;
+            PlayerSpec::Level {
+                level,
+                dir,
+                exact,
+                root_tables,
+            } => {
+                let kind = match (exact, root_tables) {
+                    (true, _) => "exact",
+                    (_, true) => "roottables",
+                    _ => "level",
+                };
+                write!(f, "{kind}:{level}")?;
                 match dir {
                     Some(dir) => write!(f, "@{}", dir.display()),
                     None => Ok(()),
@@ -179,7 +208,12 @@ impl Player {
     fn new(spec: &PlayerSpec, args: &Args, seed: u64) -> anyhow::Result<Player> {
         let mut target = 0.5;
         let brain = match spec {
-            PlayerSpec::Level { level, dir, exact } => {
+            PlayerSpec::Level {
+                level,
+                dir,
+                exact,
+                root_tables,
+            } => {
                 let mut settings = checkerbot_config::load(None)
                     .context("reading the settings from the environment")?;
                 settings.game.variant = args.variant;
@@ -193,6 +227,9 @@ impl Player {
                 target = settings.play.adaptive_target;
                 if *exact {
                     brain = brain.without_variety();
+                }
+                if *root_tables {
+                    brain = brain.without_search_tables();
                 }
                 eprintln!("{spec}: {}", brain.describe());
                 Some(brain)
@@ -317,7 +354,10 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut opening = Vec::new();
     for index in 0..args.games {
         if index % 2 == 0 {
-            opening = random_opening(args.variant, args.opening_plies, &mut rng);
+            opening = match args.endgame_pieces {
+                Some(pieces) => ending(args.variant, args.opening_plies, pieces, &mut rng),
+                None => random_opening(args.variant, args.opening_plies, &mut rng),
+            };
         }
         // Even games: the first player takes the side that moves first.
         let first_side = args.variant.rules().first;
@@ -487,6 +527,38 @@ fn write_v_log(
     Ok(())
 }
 
+/// The moves to an ending of at most `pieces` pieces with no capture pending: a random
+/// opening of `plies` played on by depth-4 alpha-beta until it first gets there (another
+/// opening when the game ends or runs past 300 plies before).
+fn ending(variant: Variant, plies: u32, pieces: u32, rng: &mut SplitMix) -> Vec<Move> {
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: 4,
+        nodes: u64::MAX,
+    };
+    loop {
+        let mut moves = random_opening(variant, plies, rng);
+        let mut game = Game::new(variant);
+        for mv in &moves {
+            game.play(mv).expect("a legal move");
+        }
+        let mut searcher = Searcher::new(1);
+        while game.outcome().is_none() && moves.len() < 300 {
+            let position = *game.position();
+            if position.occupied().count() <= pieces && !position.has_capture() {
+                return moves;
+            }
+            let positions = game.positions();
+            let history = &positions[..positions.len() - 1];
+            let Some(mv) = searcher.search(&position, history, limits, &stop).best else {
+                break;
+            };
+            game.play(&mv).expect("a legal move");
+            moves.push(mv);
+        }
+    }
+}
+
 fn random_opening(variant: Variant, plies: u32, rng: &mut SplitMix) -> Vec<Move> {
     let mut game = Game::new(variant);
     let mut moves = Vec::new();
@@ -532,6 +604,7 @@ mod tests {
             "level:adaptive",
             "exact:3",
             "exact:4@target/candidate",
+            "roottables:5",
             "hub:checkerbot hub",
             "hub:\"/opt/my engine/scan\" hub",
         ] {

@@ -1,8 +1,9 @@
 //! `checkerbot-lab search`: the alpha-beta player's choice in a position, with its line and
 //! speed, as text or as one JSON object for a script.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, bail};
@@ -45,6 +46,13 @@ pub struct Args {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// A folder of endgame tables (values, `checkerbot-lab egdb build`) to probe below the
+    /// root, as level 5 does.
+    #[arg(long, value_name = "DIR")]
+    egdb: Option<PathBuf>,
+    /// The most pieces of the `--egdb` tables to load.
+    #[arg(long, default_value_t = 5, value_name = "N")]
+    egdb_pieces: u32,
 }
 
 /// The JSON answer: one object on one line.
@@ -57,7 +65,8 @@ struct Answer {
     path: Vec<String>,
     /// Squares of the pieces it takes, in the order jumped.
     captures: Vec<String>,
-    /// Hundredths of a man for the side to move; beyond 29,000 a forced win.
+    /// Hundredths of a man for the side to move; beyond 29,000 a forced win, from 19,000
+    /// to 29,000 a win the endgame tables prove.
     score: i32,
     /// The side to move's win probability estimated from the score.
     v: f32,
@@ -68,6 +77,8 @@ struct Answer {
     /// The expected line, starting with the move.
     pv: Vec<String>,
     time_ms: u64,
+    /// Positions below the root answered by the `--egdb` tables.
+    tb_hits: u64,
 }
 
 /// The position to search and the game's positions before it (for repetitions), after playing
@@ -138,9 +149,14 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     }
     let (position, history) = play_moves(start, &args.moves)?;
     let limits = limits(args);
+    let mut searcher = Searcher::default();
+    if let Some(dir) = &args.egdb {
+        let tables = egdb::Egdb::open(dir, args.variant, args.egdb_pieces)?;
+        searcher.set_egdb(Some(Arc::new(tables)));
+    }
     let started = Instant::now();
     let result = with_deadline(args.move_time_ms.map(Duration::from_millis), |stop| {
-        Searcher::default().search(&position, &history, limits, stop)
+        searcher.search(&position, &history, limits, stop)
     });
     let elapsed = started.elapsed();
     let seconds = elapsed.as_secs_f64();
@@ -170,18 +186,24 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             nps: nps as u64,
             pv,
             time_ms: elapsed.as_millis() as u64,
+            tb_hits: result.tb_hits,
         };
         println!("{}", serde_json::to_string(&answer)?);
         return Ok(());
     }
     println!(
-        "best {} score {} v {:.3} depth {} nodes {} in {seconds:.3} s ({:.2} M nodes/s)",
+        "best {} score {} v {:.3} depth {} nodes {} in {seconds:.3} s ({:.2} M nodes/s){}",
         result.best.as_ref().map_or_else(|| "none".to_owned(), text),
         result.score,
         result.win_probability,
         result.depth,
         result.nodes,
-        nps / 1e6
+        nps / 1e6,
+        if args.egdb.is_some() {
+            format!(", {} table hits", result.tb_hits)
+        } else {
+            String::new()
+        }
     );
     println!("pv {}", pv.join(" "));
     Ok(())

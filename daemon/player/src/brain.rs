@@ -135,6 +135,9 @@ pub struct Brain {
     /// levels' mistakes in an ending are part of what makes them beatable. At full strength
     /// the searcher holds them too (see [`Brain::hand_tables_to_search`]).
     tables: Tables,
+    /// Whether the full-strength search probes the tables below its root (false only for
+    /// `checkerbot-lab match` to measure what that adds, [`Brain::without_search_tables`]).
+    search_tables: bool,
 }
 
 impl std::fmt::Debug for Brain {
@@ -169,6 +172,7 @@ impl Brain {
             last_scored: VecDeque::new(),
             engine: None,
             tables: Tables::load(settings),
+            search_tables: true,
         };
         brain.hand_tables_to_search();
         brain
@@ -180,7 +184,7 @@ impl Brain {
     /// scored exactly; takes them back at the weaker levels. Changing them clears the
     /// searcher's transposition table, whose scores came from the old ones.
     fn hand_tables_to_search(&mut self) {
-        let egdb = (self.level.number == 5)
+        let egdb = (self.search_tables && self.level.number == 5)
             .then(|| self.tables.egdb())
             .flatten();
         self.searcher.set_egdb(egdb);
@@ -191,6 +195,16 @@ impl Brain {
     #[must_use]
     pub fn without_variety(mut self) -> Brain {
         self.variety = false;
+        self
+    }
+
+    /// The same player with its endgame tables at the root only, not below it in its search
+    /// (as before the search probed them), for `checkerbot-lab match` to measure what the
+    /// probes in the search add.
+    #[must_use]
+    pub fn without_search_tables(mut self) -> Brain {
+        self.search_tables = false;
+        self.hand_tables_to_search();
         self
     }
 

@@ -199,6 +199,13 @@ fn full_strength_searches_with_the_tables_below_the_root_and_the_weaker_levels_w
         level_3.searcher.egdb().is_none(),
         "and one to level 4 takes them back"
     );
+    let root_only =
+        Brain::new(&settings(PlayLevel::Fixed(5), Some(dir.path())), 1).without_search_tables();
+    assert!(
+        root_only.searcher.egdb().is_none(),
+        "the lab's root-only player"
+    );
+    assert!(root_only.tables.best_move(&position(THREE_KINGS)).is_some());
 
     // Five pieces, beyond the tables, so searched: White must take the man on d2, and every
     // way of taking it leaves three kings against one, which the tables value below the root.

@@ -181,3 +181,41 @@ fn bad_input_is_named_with_exit_status_1_or_2() {
     assert_eq!(value.code, Some(2));
     assert!(value.stderr.contains("--nodes"), "{}", value.stderr);
 }
+
+#[test]
+fn egdb_tables_prove_a_win_below_the_root() {
+    // White's king on g1 must take the man on c5, leaving three kings against one off the
+    // main diagonal: a win the evaluation alone scores as a couple of kings up.
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("lab-search-egdb-{}", std::process::id()));
+    egdb::build(Variant::Russian, 4, Some(&dir), &mut |_| {}).unwrap();
+    let start = "W:WKa1,Kc1,Kg1:BKh4,c5";
+    let args = [
+        "--variant",
+        "russian",
+        "--fen",
+        start,
+        "--depth",
+        "4",
+        "--json",
+    ];
+    let plain = json(&args);
+    assert!(plain["score"].as_i64().unwrap() < 19_000, "{plain}");
+    assert_eq!(plain["tb_hits"], 0, "{plain}");
+    let dir_text = dir.to_str().unwrap();
+    let proved = json(&[&args[..], &["--egdb", dir_text, "--egdb-pieces", "4"]].concat());
+    let score = proved["score"].as_i64().unwrap();
+    assert!((19_000..29_000).contains(&score), "{proved}");
+    assert!(proved["tb_hits"].as_u64().unwrap() > 0, "{proved}");
+    let egdb_args = ["--egdb", dir_text, "--egdb-pieces", "4"];
+    let text = search(&[&args[..args.len() - 1], &egdb_args].concat());
+    assert!(text.stdout.contains(" table hits"), "{}", text.stdout);
+    let missing = search(&[&args[..6], &["--egdb", "/nonexistent/egdb"]].concat());
+    assert_eq!(missing.code, Some(1), "{}", missing.stderr);
+    assert!(
+        missing.stderr.contains("/nonexistent/egdb"),
+        "{}",
+        missing.stderr
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
