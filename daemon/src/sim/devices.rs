@@ -1,6 +1,8 @@
 //! `checkerbot sim-devices`: the simulated board controller and the virtual Dobot served on
 //! pseudo-terminals, each reachable by a stable symlink, so the commands that open real serial
-//! ports (`run`, `doctor`, `calibrate`) can be tried at a desk and tested end to end.
+//! ports (`run`, `doctor`, `calibrate`) can be tried at a desk and tested end to end. With
+//! `--arm controller` the board controller drives its own arm instead (the reference robot's,
+//! `devices.arm = "controller"`), and there is no Dobot.
 //!
 //! The people's hands are typed on stdin, one action a line (`setup`, `clear`, `lift c3`,
 //! `place d4`, `move c3 d4`, `press`, `hold` (a long press), `wait 200`, `show`: the pieces, `arm`: the tool's
@@ -17,10 +19,10 @@ use hal::device::ButtonId;
 use hal::sim::board::sim_board;
 use rules::{Bitboard, Position, Variant};
 
-use super::dobot_rig;
 use super::pty_cable::Pty;
 use super::visitor::{Action, stdin_lines};
 use super::world::PhysicalBoard;
+use super::{controller_rig, dobot_rig};
 use crate::robot::occupancy_map;
 use player::rng::SplitMix;
 
@@ -31,9 +33,10 @@ pub struct Args {
     /// (`devices.board_port`).
     #[arg(long)]
     board_link: PathBuf,
-    /// Where to put the symlink to the Dobot's pseudo-terminal (`devices.arm_port`).
+    /// Where to put the symlink to the Dobot's pseudo-terminal (`devices.arm_port`); needed
+    /// with `--arm dobot`.
     #[arg(long)]
-    arm_link: PathBuf,
+    arm_link: Option<PathBuf>,
     /// Write the calibration that matches the simulated board here (calibration.toml in the
     /// state directory of the settings `run` reads).
     #[arg(long)]
@@ -46,6 +49,42 @@ pub struct Args {
     #[arg(long, default_value_t = hal::controller::NEWEST_VERSION,
           value_parser = clap::value_parser!(u8).range(1..=2))]
     board_protocol: u8,
+    /// Which arm moves the pieces: `dobot` (the virtual Dobot on `--arm-link`) or `controller`
+    /// (the board controller's own arm, the reference robot's, over the board's link).
+    #[arg(long, value_enum, default_value = "dobot")]
+    arm: DeviceArm,
+}
+
+/// Which simulated arm is served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum DeviceArm {
+    /// The virtual Dobot, on its own pseudo-terminal.
+    Dobot,
+    /// The board controller's own arm.
+    Controller,
+}
+
+/// The served arm, for the `arm` action.
+enum ServedArm {
+    Dobot(hal::sim::dobot::VirtualDobot),
+    Controller(hal::sim::board::SimBoardHandle),
+}
+
+impl ServedArm {
+    fn report(&self) -> String {
+        let (pose, holding) = match self {
+            ServedArm::Dobot(dobot) => (Some(dobot.pose()), dobot.holding()),
+            ServedArm::Controller(board) => (board.arm_tip(), board.arm_holding()),
+        };
+        let holding = if holding { "a piece" } else { "nothing" };
+        match pose {
+            Some(pose) => format!(
+                "arm at {} holding {holding}",
+                hal::arm::Point::from_pose(pose)
+            ),
+            None => "error: no arm".to_owned(),
+        }
+    }
 }
 
 /// Runs the command until stdin ends and Ctrl-C, or until killed.
@@ -63,25 +102,56 @@ async fn serve(args: &Args) -> anyhow::Result<()> {
     let board_pty = Pty::open(&args.board_link)?;
     let (board, controller) = sim_board(board_pty.served, empty, PeerConfig::default());
     board.set_newest_version(args.board_protocol);
+    let mut rng = SplitMix::new(1);
+    // The Dobot's pseudo-terminal lives as long as the devices are served.
+    let (arm, calibration, ready, _held) = match args.arm {
+        DeviceArm::Dobot => {
+            let arm_link = args
+                .arm_link
+                .as_ref()
+                .context("--arm-link is needed for the virtual Dobot (or --arm controller)")?;
+            let Pty {
+                served,
+                device: held,
+                name,
+            } = Pty::open(arm_link)?;
+            let (dobot, calibration) =
+                dobot_rig::virtual_dobot(board.clone(), variant, 0.0, &mut rng)?;
+            tokio::spawn(dobot.serve(served).run());
+            let ready = format!(
+                "ready: board controller on {} ({}), Dobot on {} ({})",
+                args.board_link.display(),
+                board_pty.name,
+                arm_link.display(),
+                name
+            );
+            (ServedArm::Dobot(dobot), calibration, ready, Some(held))
+        }
+        DeviceArm::Controller => {
+            let (runner, calibration, _) =
+                controller_rig::add_arm(&board, variant, 0.0, 1.0, None, &mut rng)?;
+            tokio::spawn(runner);
+            let ready = format!(
+                "ready: board controller with its arm on {} ({}); set devices.arm = \"controller\"",
+                args.board_link.display(),
+                board_pty.name,
+            );
+            (
+                ServedArm::Controller(board.clone()),
+                calibration,
+                ready,
+                None,
+            )
+        }
+    };
+    // The board controller serves once its arm is in: the handshake offers it.
     tokio::spawn(controller.run());
-    let arm_pty = Pty::open(&args.arm_link)?;
-    let (dobot, calibration) =
-        dobot_rig::virtual_dobot(board.clone(), variant, 0.0, &mut SplitMix::new(1))?;
-    tokio::spawn(dobot.serve(arm_pty.served).run());
-    let arm = dobot.clone();
     if let Some(path) = &args.calibration {
         crate::calibrate::save_calibration(path, &calibration.to_toml())?;
     }
     let mut world = PhysicalBoard::new(board.clone(), variant);
     let mut out = std::io::stdout();
-    writeln!(
-        out,
-        "ready: board controller on {} ({}), Dobot on {} ({})",
-        args.board_link.display(),
-        board_pty.name,
-        args.arm_link.display(),
-        arm_pty.name
-    )?;
+    writeln!(out, "{ready}")?;
     out.flush()?;
 
     let mut lines = stdin_lines();
@@ -107,14 +177,7 @@ async fn serve(args: &Args) -> anyhow::Result<()> {
                     .collect();
                 format!("pieces on {}", squares.join(" "))
             }
-            "arm" => {
-                let pose = arm.pose();
-                format!(
-                    "arm at {} holding {}",
-                    hal::arm::Point::from_pose(pose),
-                    if arm.holding() { "a piece" } else { "nothing" }
-                )
-            }
+            "arm" => arm.report(),
             _ => match Action::parse(variant, None, line) {
                 Ok(action) => {
                     if action.act(&mut world, &board).await {

@@ -53,6 +53,23 @@ fn everything_passes_against_the_simulated_devices() {
     }
 }
 
+#[test]
+fn the_controllers_own_arm_is_homed_and_parked_against_the_simulated_devices() {
+    let devices = SimDevices::start_with_arm("", "controller");
+    let (_, report) = checkerbot(&["doctor"], &devices.config);
+    for check in ["calibration", "board controller", "arm"] {
+        assert!(is_ok(&report, check), "{check}:\n{report}");
+    }
+    assert!(
+        line(&report, "arm").contains("the board controller drives it: homed"),
+        "{report}"
+    );
+    assert!(
+        line(&report, "calibration").contains("within its reach"),
+        "{report}"
+    );
+}
+
 /// Settings with this state directory and these extra keys; the devices absent.
 fn settings(dir: &Path, extra: &str) -> std::path::PathBuf {
     let config = dir.join("checkerbot.toml");

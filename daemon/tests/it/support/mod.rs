@@ -80,12 +80,20 @@ impl SimDevices {
     /// Starts the devices; `settings` is added to the settings file (TOML sections other than
     /// `[paths]` and `[devices]`).
     pub fn start(settings: &str) -> SimDevices {
+        SimDevices::start_with_arm(settings, "dobot")
+    }
+
+    /// [`SimDevices::start`] with the arm `sim-devices --arm` names: `dobot` on its own port,
+    /// or `controller`, the board controller's own (the settings say `devices.arm =
+    /// "controller"`).
+    pub fn start_with_arm(settings: &str, arm_kind: &str) -> SimDevices {
         let dir = tempfile::tempdir().unwrap();
         let state = dir.path().join("state");
         std::fs::create_dir(&state).unwrap();
         let (board, arm) = (dir.path().join("board"), dir.path().join("arm"));
         let mut child = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
             .arg("sim-devices")
+            .args(["--arm", arm_kind])
             .arg("--board-link")
             .arg(&board)
             .arg("--arm-link")
@@ -103,8 +111,8 @@ impl SimDevices {
         std::fs::write(
             &config,
             format!(
-                "{settings}\n[paths]\nstate_dir = \"{}\"\n[devices]\nboard_port = \"{}\"\narm_port \
-                 = \"{}\"\n",
+                "{settings}\n[paths]\nstate_dir = \"{}\"\n[devices]\narm = \"{arm_kind}\"\n\
+                 board_port = \"{}\"\narm_port = \"{}\"\n",
                 state.display(),
                 board.display(),
                 arm.display()
