@@ -43,7 +43,7 @@ use tokio::task::{JoinError, JoinHandle};
 use tokio::time::{Instant, MissedTickBehavior};
 
 use crate::state::{GameNow, Journal, StateDir, Stats, utc_date};
-pub use backoff::Backoff;
+pub use backoff::{Backoff, Reopening};
 use face_output::{FaceChanges, FaceCommands, ShownFace};
 use host::{Action, Device, Event, GameRecord, Host, LogEvent, Waiting};
 use lights_output::{ShownLights, square_lights};
@@ -214,11 +214,9 @@ struct BoardLink<B> {
     /// be read yet: the loop reads it again after reconnecting and at every board poll until a
     /// read succeeds, so a failed read never leaves the game waiting for ever.
     scan_after_arm: bool,
-    /// The waits between reconnections. Kept across them while each new link dies young, so a
-    /// controller that answers the handshake but nothing after it is not reopened in a loop.
-    backoff: Backoff,
-    /// When the current link came up.
-    up_since: Instant,
+    /// The waits between reconnections, kept across them while each new link dies young, so
+    /// a controller that answers the handshake but nothing after it is not reopened in a loop.
+    reopening: Reopening,
 }
 
 /// What the robot writes down: the counters, the ids of its games, and the state directory
@@ -384,8 +382,7 @@ where
                 reconnect,
                 lost: false,
                 scan_after_arm: false,
-                backoff: Backoff::new(),
-                up_since: Instant::now(),
+                reopening: Reopening::new(LINK_LASTED),
             },
             mover: Some(mover),
             brain: Some(brain),
@@ -1047,10 +1044,7 @@ where
         &mut self,
         shutdown: &mut broadcast::Receiver<()>,
     ) -> anyhow::Result<bool> {
-        if self.board.up_since.elapsed() >= LINK_LASTED {
-            self.board.backoff = Backoff::new();
-        } else {
-            let wait = self.board.backoff.next_wait();
+        if let Some(wait) = self.board.reopening.lost() {
             tracing::debug!("the board controller's link died young: waiting {wait:?}");
             tokio::select! {
                 biased;
@@ -1065,7 +1059,7 @@ where
                 Ok(board) => {
                     self.board.device = board;
                     self.board.lost = false;
-                    self.board.up_since = Instant::now();
+                    self.board.reopening.reopened();
                     // The new session's controller shows nothing until told.
                     self.face.sent = None;
                     self.lights.sent = None;
@@ -1087,7 +1081,7 @@ where
             tokio::select! {
                 biased;
                 _ = shutdown.recv() => return Ok(false),
-                () = tokio::time::sleep(self.board.backoff.next_wait()) => {}
+                () = tokio::time::sleep(self.board.reopening.failed()) => {}
             }
         }
     }

@@ -338,6 +338,59 @@ async fn connect_sim_board(
 /// when the arm shares it: a few robot moves' worth of joint targets, heartbeats and scans.
 const CONTROLLER_BYTES_BETWEEN_HANG_UPS: f64 = 60_000.0;
 
+/// The longest the robot may show no change while simulated people play it: they act within
+/// seconds (their patience is 30 s), so this is a stuck game, however much simulated time a
+/// paused clock lets pass in a moment.
+const NO_PROGRESS: Duration = Duration::from_hours(1);
+
+/// Simulated people always do something soon: a robot that shows no change for
+/// [`NO_PROGRESS`] is stuck, and the run ends with an error instead of spinning. Not for a
+/// person at the terminal or a script, who may take as long as they like.
+fn watchdog(
+    visitor: &VisitorKind,
+    state: tokio::sync::watch::Receiver<crate::robot::VisibleState>,
+    shutdown: &broadcast::Sender<()>,
+) -> Option<tokio::task::JoinHandle<Option<String>>> {
+    matches!(visitor, VisitorKind::Engine | VisitorKind::Random)
+        .then(|| tokio::spawn(watch_progress(state, shutdown.clone(), NO_PROGRESS)))
+}
+
+/// What the watchdog found the robot stuck on, once the robot's run ended.
+async fn stalled(watchdog: Option<tokio::task::JoinHandle<Option<String>>>) -> Option<String> {
+    let watchdog = watchdog?;
+    watchdog.abort();
+    watchdog.await.ok().flatten()
+}
+
+/// Watches the robot's visible state until the robot ends (`None`), or until it has not
+/// changed for `limit`: then stops the run with `shutdown` and returns what it was stuck on.
+async fn watch_progress(
+    mut state: tokio::sync::watch::Receiver<crate::robot::VisibleState>,
+    shutdown: broadcast::Sender<()>,
+    limit: Duration,
+) -> Option<String> {
+    loop {
+        match tokio::time::timeout(limit, state.changed()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => return None,
+            Err(_) => {
+                let stuck = state.borrow();
+                let message = format!(
+                    "the simulation stopped: the robot showed no change for {} min of \
+                     simulated time, waiting for {:?} in {} (a stuck game; the event log's \
+                     last faults say what went wrong)",
+                    limit.as_secs() / 60,
+                    stuck.waiting,
+                    rules::fen::write(&stuck.position),
+                );
+                drop(stuck);
+                let _ = shutdown.send(());
+                return Some(message);
+            }
+        }
+    }
+}
+
 /// An empty simulated board, speaking the controller protocol up to `protocol`, whose
 /// controller is served on a fresh stream for every connection ([`SimBoardHandle::serve`]);
 /// the session `sim_board` starts with goes to a stream nobody uses.
@@ -653,6 +706,7 @@ impl PreparedSim<'_> {
         }
 
         let (shutdown, shutdown_rx) = broadcast::channel(1);
+        let watchdog = watchdog(&args.visitor, robot.visible_state(), &shutdown);
         let arm_board = board.clone();
         let people = tokio::spawn(people::act(
             robot.visible_state(),
@@ -663,6 +717,10 @@ impl PreparedSim<'_> {
             shutdown.clone(),
         ));
         let mut stats = Box::pin(robot.run(shutdown_rx)).await?;
+        if let Some(stalled) = stalled(watchdog).await {
+            people.abort();
+            anyhow::bail!(stalled);
+        }
         // The people finish when the robot's visible state closes; a script error surfaces here.
         if people.await.context("the simulated people failed")?? {
             stats.unfinished += 1;
@@ -683,5 +741,49 @@ impl PreparedSim<'_> {
             ));
         }
         Ok((stats, summary))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::robot::VisibleState;
+
+    fn state() -> VisibleState {
+        let position = rules::Position::new(Variant::Russian);
+        VisibleState {
+            waiting: host::Waiting::Robot,
+            position,
+            scan: None,
+            set_up: position,
+            stock: None,
+            serial: 0,
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_robot_that_shows_no_change_for_long_is_stopped_naming_what_it_waited_for() {
+        let (publish, watched) = tokio::sync::watch::channel(state());
+        let (shutdown, mut stopped) = broadcast::channel(1);
+        let limit = Duration::from_mins(1);
+        let watchdog = tokio::spawn(watch_progress(watched, shutdown, limit));
+        // Changes in time keep it quiet.
+        for serial in 1..=5 {
+            tokio::time::sleep(limit / 2).await;
+            publish.send_modify(|state| state.serial = serial);
+        }
+        assert!(stopped.try_recv().is_err());
+        let started = tokio::time::Instant::now();
+        let stalled = watchdog.await.unwrap().expect("stopped");
+        assert_eq!(started.elapsed(), limit);
+        assert!(stopped.try_recv().is_ok(), "the run is shut down");
+        assert!(stalled.contains("no change for 1 min"), "{stalled}");
+        assert!(stalled.contains("waiting for Robot"), "{stalled}");
+        // A robot that ends is not stuck.
+        let (publish, watched) = tokio::sync::watch::channel(state());
+        let (shutdown, _stopped) = broadcast::channel(1);
+        let watchdog = tokio::spawn(watch_progress(watched, shutdown, limit));
+        drop(publish);
+        assert_eq!(watchdog.await.unwrap(), None);
     }
 }
