@@ -1,6 +1,7 @@
 //! `checkerbot run` end to end over pseudo-terminals: the simulated board controller and the
-//! virtual Dobot served by `checkerbot sim-devices`, a visitor's move made by hand on the
-//! simulated board, the robot's reply carried out by the arm and verified, and SIGTERM.
+//! virtual Dobot (or the controller's own arm) served by `checkerbot sim-devices`, a visitor's
+//! move made by hand on the simulated board, the robot's reply carried out by the arm and
+//! verified, and SIGTERM.
 
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -23,8 +24,22 @@ fn is(kind: &str) -> impl Fn(&str) -> bool + '_ {
 
 #[test]
 fn a_visitor_move_is_answered_by_the_arm_and_sigterm_parks_and_exits() {
-    let mut devices =
-        SimDevices::start("[game]\nrobot = \"black\"\n[play]\nlevel = 5\nmove_time_ms = 200\n");
+    answered_and_parked("dobot", Duration::from_secs(5));
+}
+
+#[test]
+fn the_controllers_own_arm_answers_a_visitor_move_and_sigterm_parks_it() {
+    // The reference arm at its real joint speeds: parking from over the board takes seconds.
+    answered_and_parked("controller", Duration::from_secs(10));
+}
+
+/// A visitor's move answered by the `arm_kind` arm of `sim-devices`, verified on the board;
+/// SIGTERM then parks the arm and `run` exits within `stop_limit`.
+fn answered_and_parked(arm_kind: &str, stop_limit: Duration) {
+    let mut devices = SimDevices::start_with_arm(
+        "[game]\nrobot = \"black\"\n[play]\nlevel = 5\nmove_time_ms = 200\n",
+        arm_kind,
+    );
     let mut run = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
         .args(["run", "--config"])
         .arg(&devices.config)
@@ -84,8 +99,9 @@ fn a_visitor_move_is_answered_by_the_arm_and_sigterm_parks_and_exits() {
             break status;
         }
         assert!(
-            stopped.elapsed() < Duration::from_secs(10),
-            "run did not stop within 10 s of SIGTERM"
+            stopped.elapsed() < stop_limit * 2,
+            "run did not stop within {:?} of SIGTERM",
+            stop_limit * 2
         );
         std::thread::sleep(Duration::from_millis(50));
     };
@@ -95,7 +111,7 @@ fn a_visitor_move_is_answered_by_the_arm_and_sigterm_parks_and_exits() {
     assert!(text.contains("SIGTERM"), "{text}");
     assert!(text.contains("stopped after"), "{text}");
     assert!(
-        stopped.elapsed() < Duration::from_secs(5),
+        stopped.elapsed() < stop_limit,
         "stopped in {:?}",
         stopped.elapsed()
     );
