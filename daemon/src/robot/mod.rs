@@ -715,6 +715,12 @@ where
         if !self.board.scan_after_arm {
             return Ok(None);
         }
+        if self.reset.is_some() {
+            // The game was given up meanwhile and the arm sets the board up: its own reads
+            // settle what the arm did.
+            self.board.scan_after_arm = false;
+            return Ok(None);
+        }
         let Some(scan) = self.scan().await? else {
             return Ok(None);
         };
