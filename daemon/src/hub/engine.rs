@@ -62,7 +62,7 @@ pub enum EngineError {
 /// Who answers a search.
 pub enum Player {
     /// Strength 5: the robot's alpha-beta searcher.
-    AlphaBeta(Searcher),
+    AlphaBeta(Box<Searcher>),
     /// A weaker level: the robot's player at that level (its network if one can be loaded,
     /// else the level's alpha-beta stand-in).
     Brain(Box<Brain>),
@@ -291,7 +291,7 @@ impl Engine {
 /// robot's `Brain` at a weaker level (which reads the settings for where its network is).
 pub fn new_player(variant: Variant, strength: u8) -> Result<Player, EngineError> {
     if strength == STRONGEST {
-        return Ok(Player::AlphaBeta(Searcher::new(TABLE_MEGABYTES)));
+        return Ok(Player::AlphaBeta(Box::new(Searcher::new(TABLE_MEGABYTES))));
     }
     let mut settings = checkerbot_config::load(None).map_err(|error| EngineError::Settings {
         strength,
