@@ -2,41 +2,12 @@
 
 use std::sync::atomic::AtomicBool;
 
-use rules::{Game, Goal, Position, Variant, fen, notation};
-use search::{Limits, Searcher, WIN, WIN_THRESHOLD, evaluate, key};
+use rules::{Game, Position, Variant, fen, notation};
+use search::{Limits, Searcher, WIN_THRESHOLD};
 
 use testkit::Lcg;
 
-/// Plain negamax with the same rules as the searcher: no pruning, no table.
-fn minimax(position: &Position, depth: i32, ply: i32, path: &mut Vec<u64>) -> i32 {
-    let k = key(position);
-    if ply > 0 && path.iter().rev().skip(1).step_by(2).any(|&p| p == k) {
-        return 0;
-    }
-    let moves = position.legal_moves();
-    if moves.is_empty() {
-        return match position.variant().rules().goal {
-            Goal::Win => -WIN + ply,
-            Goal::Lose => WIN - ply,
-        };
-    }
-    if depth <= 0 && !moves[0].is_capture() {
-        return evaluate(position);
-    }
-    let next = if moves.len() == 1 { depth } else { depth - 1 };
-    path.push(k);
-    let best = moves
-        .iter()
-        .map(|mv| {
-            let mut child = *position;
-            child.play_unchecked(mv);
-            -minimax(&child, next, ply + 1, path)
-        })
-        .max()
-        .unwrap();
-    path.pop();
-    best
-}
+use crate::reference::minimax;
 
 #[test]
 fn alpha_beta_scores_equal_minimax() {
@@ -63,7 +34,7 @@ fn alpha_beta_scores_equal_minimax() {
                     };
                     let found = searcher.search(&position, &[], limits, &stop);
                     if position.legal_moves().len() > 1 {
-                        let expected = minimax(&position, depth as i32, 0, &mut Vec::new());
+                        let expected = minimax(None, &position, depth as i32, 0, &mut Vec::new());
                         assert_eq!(
                             found.score, expected,
                             "{variant} depth {depth} {position:?}"

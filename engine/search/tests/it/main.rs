@@ -2,5 +2,6 @@
 
 mod alpha_beta;
 mod mcts;
+mod reference;
 mod tables;
 mod tactics;

@@ -10,9 +10,10 @@ use egdb::{Egdb, Wdl};
 use rules::{Position, Variant, fen, notation};
 use search::{
     Limits, SearchResult, Searcher, TB_EVAL_CLAMP, TB_WIN, TB_WIN_THRESHOLD, WIN, WIN_THRESHOLD,
-    evaluate, key,
 };
 use testkit::Lcg;
+
+use crate::reference::minimax;
 
 /// Every table of up to 4 pieces, built once for the binary (a few seconds optimised).
 fn tables() -> Arc<Egdb> {
@@ -153,45 +154,6 @@ fn other_tables_forget_the_transposition_table() {
     assert_eq!(after.tb_hits, 0);
 }
 
-/// Plain negamax with the searcher's rules and its probe: a quiet position below the root
-/// with no more pieces than the tables hold scores the table's value, a loss without a move
-/// excepted (a mate).
-fn minimax(egdb: &Egdb, position: &Position, depth: i32, ply: i32, path: &mut Vec<u64>) -> i32 {
-    let k = key(position);
-    if ply > 0 && path.iter().rev().skip(1).step_by(2).any(|&p| p == k) {
-        return 0;
-    }
-    let moves = position.legal_moves();
-    if ply > 0 && position.occupied().count() <= egdb.max_pieces() && !position.has_capture() {
-        let eval = evaluate(position).clamp(-TB_EVAL_CLAMP, TB_EVAL_CLAMP);
-        match egdb.probe(position).unwrap() {
-            Wdl::Draw => return 0,
-            Wdl::Win => return TB_WIN - ply + eval,
-            Wdl::Loss if !moves.is_empty() => return -TB_WIN + ply + eval,
-            Wdl::Loss => {}
-        }
-    }
-    if moves.is_empty() {
-        return -WIN + ply;
-    }
-    if depth <= 0 && !moves[0].is_capture() {
-        return evaluate(position);
-    }
-    let next = if moves.len() == 1 { depth } else { depth - 1 };
-    path.push(k);
-    let best = moves
-        .iter()
-        .map(|mv| {
-            let mut child = *position;
-            child.play_unchecked(mv);
-            -minimax(egdb, &child, next, ply + 1, path)
-        })
-        .max()
-        .unwrap();
-    path.pop();
-    best
-}
-
 /// A random legal Russian position of `pieces` pieces (men off their crowning row), either
 /// side to move.
 fn random_position(rng: &mut Lcg, pieces: usize) -> Position {
@@ -247,7 +209,7 @@ fn with_tables_and_without_pruning_the_search_scores_as_minimax_that_probes_alik
                 nodes: u64::MAX,
             };
             let found = searcher.search(&position, &[], limits, &stop);
-            let expected = minimax(&egdb, &position, depth as i32, 0, &mut Vec::new());
+            let expected = minimax(Some(&egdb), &position, depth as i32, 0, &mut Vec::new());
             assert_eq!(found.score, expected, "depth {depth} {position:?}");
             hits += u64::from(found.tb_hits > 0);
             checked += 1;
