@@ -100,14 +100,34 @@ pub enum PlayerSpec {
         level: PlayLevel,
         /// The folder of the networks, if not the settings'.
         dir: Option<PathBuf>,
-        /// Without the level's variety.
-        exact: bool,
-        /// Without the endgame tables in its search.
-        root_tables: bool,
+        /// The level as it plays, or with one part left out.
+        form: LevelForm,
     },
     /// Another engine (`hub:COMMAND ARGS`, `dxp:HOST:PORT`), with a level-5 brain's move where
     /// it fails.
     Engine(EngineSpec),
+}
+
+/// How a `level:N` player differs from the level the robot plays, if it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LevelForm {
+    /// `level:N`: as the robot plays it.
+    AsPlayed,
+    /// `exact:N`: without the level's variety among near-equal moves.
+    Exact,
+    /// `roottables:N`: with the endgame tables at the root only, not in its search.
+    RootTables,
+}
+
+impl LevelForm {
+    /// The player form's name before the colon.
+    fn name(self) -> &'static str {
+        match self {
+            LevelForm::AsPlayed => "level",
+            LevelForm::Exact => "exact",
+            LevelForm::RootTables => "roottables",
+        }
+    }
 }
 
 impl FromStr for PlayerSpec {
@@ -136,17 +156,15 @@ impl FromStr for PlayerSpec {
                     Some((n, dir)) => (n, Some(PathBuf::from(dir))),
                     None => (n, None),
                 };
-                let exact = kind == "exact";
-                let root_tables = kind == "roottables";
+                let form = match kind {
+                    "exact" => LevelForm::Exact,
+                    "roottables" => LevelForm::RootTables,
+                    _ => LevelForm::AsPlayed,
+                };
                 match n.parse() {
                     // The adaptive level has no variety to leave out.
-                    Ok(PlayLevel::Adaptive) if exact => Err(bad()),
-                    Ok(level) => Ok(PlayerSpec::Level {
-                        level,
-                        dir,
-                        exact,
-                        root_tables,
-                    }),
+                    Ok(PlayLevel::Adaptive) if form == LevelForm::Exact => Err(bad()),
+                    Ok(level) => Ok(PlayerSpec::Level { level, dir, form }),
                     Err(_) => Err(bad()),
                 }
             }
@@ -162,18 +180,8 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Depth(d) => write!(f, "depth:{d}"),
             PlayerSpec::Nodes(n) => write!(f, "nodes:{n}"),
             PlayerSpec::Time(ms) => write!(f, "time:{ms}"),
-            PlayerSpec::Level {
-                level,
-                dir,
-                exact,
-                root_tables,
-            } => {
-                let kind = match (exact, root_tables) {
-                    (true, _) => "exact",
-                    (_, true) => "roottables",
-                    _ => "level",
-                };
-                write!(f, "{kind}:{level}")?;
+            PlayerSpec::Level { level, dir, form } => {
+                write!(f, "{}:{level}", form.name())?;
                 match dir {
                     Some(dir) => write!(f, "@{}", dir.display()),
                     None => Ok(()),
@@ -208,12 +216,7 @@ impl Player {
     fn new(spec: &PlayerSpec, args: &Args, seed: u64) -> anyhow::Result<Player> {
         let mut target = 0.5;
         let brain = match spec {
-            PlayerSpec::Level {
-                level,
-                dir,
-                exact,
-                root_tables,
-            } => {
+            PlayerSpec::Level { level, dir, form } => {
                 let mut settings = checkerbot_config::load(None)
                     .context("reading the settings from the environment")?;
                 settings.game.variant = args.variant;
@@ -225,12 +228,11 @@ impl Player {
                 settings.play.move_time_ms = args.move_time_ms;
                 let mut brain = Brain::new(&settings, seed);
                 target = settings.play.adaptive_target;
-                if *exact {
-                    brain = brain.without_variety();
-                }
-                if *root_tables {
-                    brain = brain.without_search_tables();
-                }
+                brain = match form {
+                    LevelForm::AsPlayed => brain,
+                    LevelForm::Exact => brain.without_variety(),
+                    LevelForm::RootTables => brain.without_search_tables(),
+                };
                 eprintln!("{spec}: {}", brain.describe());
                 Some(brain)
             }
