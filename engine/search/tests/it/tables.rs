@@ -23,6 +23,13 @@ fn tables() -> Arc<Egdb> {
         .clone()
 }
 
+/// A searcher with the 4-piece tables.
+fn with_tables() -> Searcher {
+    let mut searcher = Searcher::new(1);
+    searcher.set_egdb(Some(tables()));
+    searcher
+}
+
 fn position(text: &str) -> Position {
     fen::parse(Variant::Russian, text).unwrap()
 }
@@ -48,8 +55,7 @@ fn at_depth_1_a_table_win_scores_above_the_evaluation_and_below_a_mate() {
     assert!(without.score.abs() <= EVAL_RANGE, "{without:?}");
     assert_eq!(without.tb_hits, 0);
 
-    let mut searcher = Searcher::new(1);
-    searcher.set_egdb(Some(tables()));
+    let mut searcher = with_tables();
     let with = search(&mut searcher, &start, 1);
     assert!(with.score > EVAL_RANGE, "{with:?}");
     assert!(
@@ -93,8 +99,7 @@ fn at_depth_1_a_lone_king_on_the_main_diagonal_draws() {
         let mut plain = Searcher::new(1);
         let without = search(&mut plain, &start, 1);
         assert_ne!(without.score, 0, "{text}: the evaluation sees material");
-        let mut searcher = Searcher::new(1);
-        searcher.set_egdb(Some(tables()));
+        let mut searcher = with_tables();
         let with = search(&mut searcher, &start, 1);
         assert_eq!(with.score, 0, "{text}: {with:?}");
         assert!(with.tb_hits > 0, "{text}");
@@ -105,8 +110,7 @@ fn at_depth_1_a_lone_king_on_the_main_diagonal_draws() {
 fn a_mate_the_search_sees_ranks_above_a_table_win() {
     // White takes Black's last piece: a mate in one ply, not a table win.
     let start = position("W:WKa1,Kc1,Ke1:BKb2");
-    let mut searcher = Searcher::new(1);
-    searcher.set_egdb(Some(tables()));
+    let mut searcher = with_tables();
     let result = search(&mut searcher, &start, 3);
     assert_eq!(result.score, WIN - 1, "{result:?}");
     // d2-c3 shuts Black's king in a1 behind two men: a loss in the table without a move,
@@ -124,8 +128,7 @@ fn a_mate_the_search_sees_ranks_above_a_table_win() {
 fn the_root_is_never_probed() {
     // A root within the tables is searched, so every root move gets its own score.
     let start = position("W:WKa1,Kc1,Ke1:BKh4");
-    let mut searcher = Searcher::new(1);
-    searcher.set_egdb(Some(tables()));
+    let mut searcher = with_tables();
     let result = search(&mut searcher, &start, 1);
     // Every quiet child is answered by the tables (a child where the lone king must capture
     // is searched on until quiet), the root is not.
@@ -143,8 +146,7 @@ fn the_root_is_never_probed() {
 #[test]
 fn other_tables_forget_the_transposition_table() {
     let start = position("W:WKa1,Kc1,Ke1:BKh4");
-    let mut searcher = Searcher::new(1);
-    searcher.set_egdb(Some(tables()));
+    let mut searcher = with_tables();
     let with = search(&mut searcher, &start, 3);
     searcher.set_egdb(None);
     let after = search(&mut searcher, &start, 3);
