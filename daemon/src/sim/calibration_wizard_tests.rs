@@ -169,6 +169,18 @@ fn teach(expected: &Calibration, home: Point) -> Vec<Key> {
 
 /// The points `saved` by the wizard are those of the simulated world `expected` describes, to
 /// within what whole-millimetre jogs reach; `screen` is shown when the park pose is off.
+/// Each of the `what` slots taught within 1 mm of where it is.
+fn slots_within_1mm(what: &str, taught: &[Point], real: &[Point]) {
+    assert_eq!(taught.len(), real.len(), "{what} slots");
+    for (i, (got, want)) in taught.iter().zip(real).enumerate() {
+        assert!(
+            got.distance(*want) <= 1.0,
+            "{what} slot {}: taught {got}, the slot is at {want}",
+            i + 1
+        );
+    }
+}
+
 fn assert_taught(saved: &Calibration, expected: &Calibration, screen: &str) {
     for corner in Corner::ALL {
         let (got, want) = (
@@ -182,33 +194,9 @@ fn assert_taught(saved: &Calibration, expected: &Calibration, screen: &str) {
     }
     assert!((saved.safe_z() - expected.safe_z()).abs() < 1e-9);
     assert_eq!(saved.bins().len(), 1);
-    assert_eq!(saved.king_slots().len(), expected.king_slots().len());
-    for (i, (got, want)) in saved
-        .king_slots()
-        .iter()
-        .zip(expected.king_slots())
-        .enumerate()
-    {
-        assert!(
-            got.distance(*want) <= 1.0,
-            "king reserve slot {}: taught {got}, the slot is at {want}",
-            i + 1
-        );
-    }
+    slots_within_1mm("king reserve", saved.king_slots(), expected.king_slots());
     let (saved_rack, expected_rack) = (saved.rack().unwrap(), expected.rack().unwrap());
-    assert_eq!(saved_rack.len(), expected_rack.len());
-    for (i, (got, want)) in saved_rack
-        .slots()
-        .iter()
-        .zip(expected_rack.slots())
-        .enumerate()
-    {
-        assert!(
-            got.distance(*want) <= 1.0,
-            "rack slot {}: taught {got}, the slot is at {want}",
-            i + 1
-        );
-    }
+    slots_within_1mm("rack", saved_rack.slots(), expected_rack.slots());
     assert!(
         saved.park().distance(expected.park()) <= 0.9,
         "park taught at {}, wanted {}:\n{screen}",
