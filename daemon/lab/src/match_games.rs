@@ -61,7 +61,7 @@ pub struct Args {
     opening_plies: u32,
     /// Start each pair of games where its opening, played on by depth-4 alpha-beta, first
     /// has at most this many pieces and no capture pending (an ending).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..))]
     endgame_pieces: Option<u32>,
     /// Seed for openings and random players.
     #[arg(long, default_value_t = 1)]
@@ -357,7 +357,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     for index in 0..args.games {
         if index % 2 == 0 {
             opening = match args.endgame_pieces {
-                Some(pieces) => ending(args.variant, args.opening_plies, pieces, &mut rng),
+                Some(pieces) => ending(args.variant, args.opening_plies, pieces, &mut rng)?,
                 None => random_opening(args.variant, args.opening_plies, &mut rng),
             };
         }
@@ -532,13 +532,21 @@ fn write_v_log(
 /// The moves to an ending of at most `pieces` pieces with no capture pending: a random
 /// opening of `plies` played on by depth-4 alpha-beta until it first gets there (another
 /// opening when the game ends or runs past 300 plies before).
-fn ending(variant: Variant, plies: u32, pieces: u32, rng: &mut SplitMix) -> Vec<Move> {
+/// Openings tried for an ending before `match --endgame-pieces` gives up.
+const ENDING_TRIES: u32 = 100;
+
+fn ending(
+    variant: Variant,
+    plies: u32,
+    pieces: u32,
+    rng: &mut SplitMix,
+) -> anyhow::Result<Vec<Move>> {
     let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: 4,
         nodes: u64::MAX,
     };
-    loop {
+    for _ in 0..ENDING_TRIES {
         let mut moves = random_opening(variant, plies, rng);
         let mut game = Game::new(variant);
         for mv in &moves {
@@ -548,7 +556,7 @@ fn ending(variant: Variant, plies: u32, pieces: u32, rng: &mut SplitMix) -> Vec<
         while game.outcome().is_none() && moves.len() < 300 {
             let position = *game.position();
             if position.occupied().count() <= pieces && !position.has_capture() {
-                return moves;
+                return Ok(moves);
             }
             let positions = game.positions();
             let history = &positions[..positions.len() - 1];
@@ -559,6 +567,11 @@ fn ending(variant: Variant, plies: u32, pieces: u32, rng: &mut SplitMix) -> Vec<
             moves.push(mv);
         }
     }
+    anyhow::bail!(
+        "--endgame-pieces {pieces}: none of {ENDING_TRIES} openings, played on by depth-4 \
+         alpha-beta, reached {pieces} pieces or fewer without a capture pending before the game \
+         ended; try more pieces"
+    )
 }
 
 fn random_opening(variant: Variant, plies: u32, rng: &mut SplitMix) -> Vec<Move> {
