@@ -82,6 +82,10 @@ pub enum Mistake {
     CaptureNotFinished,
     /// Not the capture that takes the most pieces, where the variant demands it.
     NotMajorityCapture,
+    /// A capture that takes as many pieces as the one the rules want, which the variant's
+    /// priorities still put second (Italian: a king's capture first, then the most kings, then
+    /// the earliest king): "take the most pieces" would not be true.
+    CaptureOrder,
     /// A man moved backwards without capturing.
     MovedBackwards,
     /// One of the robot's pieces was moved.
@@ -101,10 +105,11 @@ pub enum Mistake {
 
 impl Mistake {
     /// Every reason, in declaration order.
-    pub const ALL: [Mistake; 10] = [
+    pub const ALL: [Mistake; 11] = [
         Mistake::MustCapture,
         Mistake::CaptureNotFinished,
         Mistake::NotMajorityCapture,
+        Mistake::CaptureOrder,
         Mistake::MovedBackwards,
         Mistake::MovedRobotPiece,
         Mistake::NotAMove,
@@ -135,6 +140,7 @@ impl Mistake {
             }
             Mistake::CaptureNotFinished
             | Mistake::NotMajorityCapture
+            | Mistake::CaptureOrder
             | Mistake::MovedBackwards
             | Mistake::MovedRobotPiece
             | Mistake::NotAMove

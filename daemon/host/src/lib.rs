@@ -1054,6 +1054,13 @@ fn mistake_kind(kind: &MistakeKind) -> (emotions::Mistake, MistakeReason) {
             Mistake::CaptureNotFinished,
             MistakeReason::CaptureNotFinished,
         ),
+        // Italian's priorities after the majority can refuse a capture that takes as many
+        // pieces: "take the most" would be wrong there.
+        MistakeKind::WrongCaptureChoice { tried, required }
+            if tried.captured().count() >= required.captured().count() =>
+        {
+            (Mistake::CaptureOrder, MistakeReason::WrongCaptureChoice)
+        }
         MistakeKind::WrongCaptureChoice { .. } => (
             Mistake::NotMajorityCapture,
             MistakeReason::WrongCaptureChoice,

@@ -527,3 +527,46 @@ fn a_man_crowned_without_a_spare_king_is_to_be_turned_over_said_with_its_square(
         assert_eq!(said(&actions), [sentence]);
     }
 }
+
+#[test]
+fn a_capture_as_long_as_the_right_one_is_not_told_to_take_more() {
+    // (variant, position, the visitor's capture, the reason the robot gives)
+    let cases = [
+        // Brazilian a3xc5 takes one piece where h2xf4xd6 takes two: "take the most".
+        (
+            Variant::Brazilian,
+            "W:Wa3,h2:Bb4,g3,e5",
+            ["a3", "b4"],
+            "c5",
+            emotions::Mistake::NotMajorityCapture,
+        ),
+        // Italian d3xf5 takes one, as does the king's b5xd7, which the rules put first.
+        (
+            Variant::Italian,
+            "W:Wd3,Kb5:Be4,c6",
+            ["d3", "e4"],
+            "f5",
+            emotions::Mistake::CaptureOrder,
+        ),
+    ];
+    for (variant, fen, lifted, placed, expected) in cases {
+        let position = rules::fen::parse(variant, fen).unwrap();
+        let sq = |name| notation::parse_square(variant, name).unwrap();
+        let scan = position
+            .occupied()
+            .without(sq(lifted[0]))
+            .without(sq(lifted[1]))
+            .with(sq(placed));
+        let rules::recognition::Recognition::Mistake(mistake) =
+            rules::recognition::recognize(&position, scan)
+        else {
+            panic!("{variant:?} {fen}: not a mistake");
+        };
+        let (said, reason) = super::mistake_kind(&mistake.kind);
+        assert_eq!(
+            (said, reason),
+            (expected, MistakeReason::WrongCaptureChoice),
+            "{fen}"
+        );
+    }
+}

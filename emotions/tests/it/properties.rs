@@ -22,7 +22,7 @@ struct Turn {
     end: Option<RobotResult>,
 }
 
-const MISTAKES: [Mistake; 10] = Mistake::ALL;
+const MISTAKES: [Mistake; 11] = Mistake::ALL;
 
 fn any_turn() -> impl Strategy<Value = Turn> {
     (

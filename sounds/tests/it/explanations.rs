@@ -62,7 +62,7 @@ const CASES: [(Variant, &str, &str, &str, Option<Mistake>); 13] = [
         "W:Wd3,Kb5:Be4,c6",
         "",
         "-d3 -e4 +f5",
-        Some(Mistake::NotMajorityCapture),
+        Some(Mistake::CaptureOrder),
     ),
     (
         Variant::Russian,

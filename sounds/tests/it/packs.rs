@@ -10,20 +10,21 @@ use sounds::{Language, Library};
 use crate::audio::decode;
 
 /// Every reason, so a new `Mistake` without lines fails here: `position` stops compiling.
-const MISTAKES: [Mistake; 10] = Mistake::ALL;
+const MISTAKES: [Mistake; 11] = Mistake::ALL;
 
 fn position(mistake: Mistake) -> usize {
     match mistake {
         Mistake::MustCapture => 0,
         Mistake::CaptureNotFinished => 1,
         Mistake::NotMajorityCapture => 2,
-        Mistake::MovedBackwards => 3,
-        Mistake::MovedRobotPiece => 4,
-        Mistake::NotAMove => 5,
-        Mistake::CapturesNotRemoved => 6,
-        Mistake::NoMove => 7,
-        Mistake::PieceMissing => 8,
-        Mistake::PieceExtra => 9,
+        Mistake::CaptureOrder => 3,
+        Mistake::MovedBackwards => 4,
+        Mistake::MovedRobotPiece => 5,
+        Mistake::NotAMove => 6,
+        Mistake::CapturesNotRemoved => 7,
+        Mistake::NoMove => 8,
+        Mistake::PieceMissing => 9,
+        Mistake::PieceExtra => 10,
     }
 }
 
