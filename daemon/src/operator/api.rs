@@ -15,7 +15,8 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, Request as HttpRequest, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware;
 use axum::response::sse::{Event, KeepAlive, Sse};
@@ -227,6 +228,24 @@ fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, Rejection> {
     })
 }
 
+/// A control action's request, `T` its JSON body: extracting it is the check every control
+/// action makes first ([`authorize`], then [`body`]), so no handler can forget it.
+struct Control<T>(T);
+
+impl<T: DeserializeOwned> FromRequest<Arc<Api>> for Control<T> {
+    type Rejection = Rejection;
+
+    async fn from_request(request: HttpRequest, api: &Arc<Api>) -> Result<Control<T>, Rejection> {
+        let (mut parts, content) = request.into_parts();
+        let Ok(client) = ClientAddress::from_request_parts(&mut parts, api).await;
+        authorize(api, client, &parts.headers).await?;
+        let bytes = Bytes::from_request(HttpRequest::from_parts(parts, content), api)
+            .await
+            .map_err(|err| Rejection(err.status(), err.body_text()))?;
+        Ok(Control(body(&bytes)?))
+    }
+}
+
 /// No fields: an action without parameters refuses any it is sent, so a typo is noticed.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -254,33 +273,47 @@ fn ok(message: &str) -> Response {
     axum::Json(json!({ "ok": true, "message": message })).into_response()
 }
 
-/// A control action without parameters, named by the last part of its path.
+/// The command of a control action without parameters, named by the last part of its path: an
+/// unknown name is answered 404 before anything else is looked at.
+struct SimpleAction(OperatorCommand);
+
+impl FromRequestParts<Arc<Api>> for SimpleAction {
+    type Rejection = Rejection;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        api: &Arc<Api>,
+    ) -> Result<SimpleAction, Rejection> {
+        let Path(action) = Path::<String>::from_request_parts(parts, api)
+            .await
+            .map_err(|err| Rejection(err.status(), err.body_text()))?;
+        let command = match action.as_str() {
+            "new-game" => OperatorCommand::NewGame,
+            "pause" => OperatorCommand::Pause,
+            "go-on" => OperatorCommand::GoOn,
+            "resign" => OperatorCommand::Resign,
+            "take-back" => OperatorCommand::TakeBack,
+            "park" => OperatorCommand::Park,
+            _ => {
+                return Err(Rejection(
+                    StatusCode::NOT_FOUND,
+                    format!(
+                        "no action {action:?}: the actions are new-game, pause, go-on, resign, \
+                         take-back, park, resolve, voice, settings and set-up"
+                    ),
+                ));
+            }
+        };
+        Ok(SimpleAction(command))
+    }
+}
+
+/// A control action without parameters.
 async fn simple(
     State(api): State<Arc<Api>>,
-    Path(action): Path<String>,
-    client: ClientAddress,
-    headers: HeaderMap,
-    bytes: Bytes,
+    SimpleAction(command): SimpleAction,
+    Control(Nothing {}): Control<Nothing>,
 ) -> Answer {
-    let command = match action.as_str() {
-        "new-game" => OperatorCommand::NewGame,
-        "pause" => OperatorCommand::Pause,
-        "go-on" => OperatorCommand::GoOn,
-        "resign" => OperatorCommand::Resign,
-        "take-back" => OperatorCommand::TakeBack,
-        "park" => OperatorCommand::Park,
-        _ => {
-            return Err(Rejection(
-                StatusCode::NOT_FOUND,
-                format!(
-                    "no action {action:?}: the actions are new-game, pause, go-on, resign, \
-                     take-back, park, resolve, voice, settings and set-up"
-                ),
-            ));
-        }
-    };
-    authorize(&api, client, &headers).await?;
-    body::<Nothing>(&bytes)?;
     Ok(ok(&ask(&api, command).await?.message))
 }
 
@@ -292,14 +325,7 @@ struct Resolve {
     mv: String,
 }
 
-async fn resolve(
-    State(api): State<Arc<Api>>,
-    client: ClientAddress,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Answer {
-    authorize(&api, client, &headers).await?;
-    let request: Resolve = body(&bytes)?;
+async fn resolve(State(api): State<Arc<Api>>, Control(request): Control<Resolve>) -> Answer {
     Ok(ok(&ask(&api, OperatorCommand::Resolve(request.mv))
         .await?
         .message))
@@ -312,14 +338,7 @@ struct Voice {
     category: emotions::Category,
 }
 
-async fn voice(
-    State(api): State<Arc<Api>>,
-    client: ClientAddress,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Answer {
-    authorize(&api, client, &headers).await?;
-    let request: Voice = body(&bytes)?;
+async fn voice(State(api): State<Arc<Api>>, Control(request): Control<Voice>) -> Answer {
     Ok(ok(&ask(&api, OperatorCommand::TestVoice(request.category))
         .await?
         .message))
@@ -343,14 +362,7 @@ struct SetUp {
     robot: Option<Side>,
 }
 
-async fn set_up(
-    State(api): State<Arc<Api>>,
-    client: ClientAddress,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Answer {
-    authorize(&api, client, &headers).await?;
-    let request: SetUp = body(&bytes)?;
+async fn set_up(State(api): State<Arc<Api>>, Control(request): Control<SetUp>) -> Answer {
     let robot = request.robot.map(|side| match side {
         Side::White => rules::Color::White,
         Side::Black => rules::Color::Black,
@@ -379,14 +391,7 @@ struct Settings {
     save: bool,
 }
 
-async fn settings(
-    State(api): State<Arc<Api>>,
-    client: ClientAddress,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Answer {
-    authorize(&api, client, &headers).await?;
-    let request: Settings = body(&bytes)?;
+async fn settings(State(api): State<Arc<Api>>, Control(request): Control<Settings>) -> Answer {
     if request.save && api.settings_file.is_none() {
         return Err(Rejection(
             StatusCode::CONFLICT,
