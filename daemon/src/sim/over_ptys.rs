@@ -3,7 +3,7 @@
 //! exclusively, at the configured baud rate, reopened by path when lost); or, with
 //! `--arm controller`, the board controller with its own arm behind one pseudo-terminal.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hal::controller::device::ControllerDevice;
 use hal::controller::peer::PeerConfig;
@@ -45,21 +45,12 @@ pub async fn connect(
     Reconnect<ControllerDevice>,
     PtyArm,
 )> {
-    // The board is served on the cable's stream, once per plug-in.
     let board = super::unserved_board(variant, board_protocol);
-    let board_link = dir.join("board");
-    let served = board.clone();
-    plug_in(
-        board_link.clone(),
-        move |io| {
-            tokio::spawn(served.serve(io, PeerConfig::default()).run());
-        },
-        CableFaults {
-            byte: faults / 200.0,
-            ..CableFaults::NONE
-        },
-        rng.next_u64(),
-    )?;
+    let cable = CableFaults {
+        byte: faults / 200.0,
+        ..CableFaults::NONE
+    };
+    let board_link = plug_in_board(&board, dir, cable, rng)?;
     let device = connect_board(board_link.clone(), baud).await?;
     let reconnect: Reconnect<ControllerDevice> =
         Box::new(move || Box::pin(connect_board(board_link.clone(), baud)));
@@ -112,20 +103,12 @@ pub async fn connect_controller(
     let (runner, calibration, config) =
         controller_rig::add_arm(&board, variant, faults, speedup, rack_slots, rng)?;
     tokio::spawn(runner);
-    let board_link = dir.join("board");
-    let served = board.clone();
-    plug_in(
-        board_link.clone(),
-        move |io| {
-            tokio::spawn(served.serve(io, PeerConfig::default()).run());
-        },
-        CableFaults {
-            byte: faults / 200.0,
-            bytes_between_hang_ups: (faults > 0.0)
-                .then(|| super::CONTROLLER_BYTES_BETWEEN_HANG_UPS / faults),
-        },
-        rng.next_u64(),
-    )?;
+    let cable = CableFaults {
+        byte: faults / 200.0,
+        bytes_between_hang_ups: (faults > 0.0)
+            .then(|| super::CONTROLLER_BYTES_BETWEEN_HANG_UPS / faults),
+    };
+    let board_link = plug_in_board(&board, dir, cable, rng)?;
     let slot = ArmSlot::default();
     let device = devices::connect_controller(board_link.clone(), baud, slot.clone()).await?;
     let reopen_slot = slot.clone();
@@ -138,4 +121,25 @@ pub async fn connect_controller(
     });
     let arm = controller_rig::connect_arm(&slot, calibration, &config).await?;
     Ok((board, device, reconnect, arm))
+}
+
+/// Puts the simulated board controller behind a pseudo-terminal linked from `dir` (`board`),
+/// served afresh on the cable's stream at each plug-in, and returns the link's path.
+fn plug_in_board(
+    board: &SimBoardHandle,
+    dir: &Path,
+    cable: CableFaults,
+    rng: &mut SplitMix,
+) -> anyhow::Result<PathBuf> {
+    let link = dir.join("board");
+    let served = board.clone();
+    plug_in(
+        link.clone(),
+        move |io| {
+            tokio::spawn(served.serve(io, PeerConfig::default()).run());
+        },
+        cable,
+        rng.next_u64(),
+    )?;
+    Ok(link)
 }
