@@ -3,6 +3,7 @@
 //! level measured here is the level a visitor meets, but they are not part of the shipped
 //! package. How they are used: `training/README.md`.
 
+mod book;
 mod datagen;
 mod egdb;
 mod match_games;
@@ -42,6 +43,8 @@ enum LabCommand {
     Selfplay(selfplay::Args),
     /// Build the endgame tables, or probe them (see docs/egdb.md).
     Egdb(egdb::Args),
+    /// Build level 5's opening book from deep searches of the common openings.
+    Book(book::Args),
 }
 
 fn main() -> ExitCode {
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         LabCommand::Datagen(args) => datagen::run(&args),
         LabCommand::Selfplay(args) => selfplay::run(&args),
         LabCommand::Egdb(args) => egdb::run(&args),
+        LabCommand::Book(args) => book::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

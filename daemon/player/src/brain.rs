@@ -38,6 +38,7 @@ use search::mcts::{Mcts, MctsConfig, MctsLimits};
 use search::{Limits, Searcher};
 
 use crate::adaptive::{Adaptive, Choice};
+use crate::book::LoadedBook;
 use crate::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, VARIETY_MARGIN};
 use crate::rng::SplitMix;
 use crate::tables::Tables;
@@ -138,6 +139,8 @@ pub struct Brain {
     /// Whether the full-strength search probes the tables below its root (false only for
     /// `checkerbot-lab match` to measure what that adds, [`Brain::without_search_tables`]).
     search_tables: bool,
+    /// Level 5's opening book (`<models_dir>/<variant>-book.txt`), see `book.rs`.
+    book: LoadedBook,
 }
 
 impl std::fmt::Debug for Brain {
@@ -173,6 +176,7 @@ impl Brain {
             engine: None,
             tables: Tables::load(settings),
             search_tables: true,
+            book: LoadedBook::load(settings),
         };
         brain.hand_tables_to_search();
         brain
@@ -231,6 +235,7 @@ impl Brain {
         self.variant = settings.game.variant;
         self.tables.reconfigure(settings);
         self.hand_tables_to_search();
+        self.book.reconfigure(settings);
     }
 
     /// Chooses the robot's move in `position` (`history`: the game's earlier positions, for
@@ -250,6 +255,9 @@ impl Brain {
             Ok(thought) => return Some(thought),
             Err(true) => return Some(self.quick_own_move(position, history, &moves)),
             Err(false) => {}
+        }
+        if let Some(thought) = self.book_move(position) {
+            return Some(thought);
         }
         if self.adaptive.is_none()
             && self.level.number == 5
@@ -297,6 +305,31 @@ impl Brain {
         Some(match thought {
             Some(thought) => thought,
             None => self.alpha_beta(position, history, stop, &moves),
+        })
+    }
+
+    /// Level 5's move from its opening book, when `position` is in it: drawn by the seed among
+    /// the book's good moves (its best one without variety, for `checkerbot-lab match`). The
+    /// line goes on with the book's best reply, so the robot expects it as it would a search's.
+    fn book_move(&mut self, position: &Position) -> Option<Thought> {
+        let book = self.book.book()?;
+        let chosen = if self.variety {
+            book.choose(position, &mut self.rng)?
+        } else {
+            *book.moves(position)?.first()?
+        };
+        let mut pv = vec![chosen.mv];
+        let after = position.play(&chosen.mv).ok()?;
+        if let Some(reply) = book.moves(&after).and_then(<[_]>::first) {
+            pv.push(reply.mv);
+        }
+        let raw_v = search::win_probability(chosen.score);
+        Some(Thought {
+            mv: chosen.mv,
+            v: self.level.alpha_beta_calibration.apply(raw_v),
+            raw_v,
+            pv,
+            playouts_or_nodes: 0,
         })
     }
 
@@ -900,3 +933,7 @@ mod tests;
 #[cfg(test)]
 #[path = "brain_tables_tests.rs"]
 mod tables_tests;
+
+#[cfg(test)]
+#[path = "brain_book_tests.rs"]
+mod book_tests;

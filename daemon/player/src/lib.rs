@@ -15,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod adaptive;
+pub mod book;
 mod brain;
 pub mod external;
 pub mod levels;
