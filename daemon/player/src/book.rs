@@ -265,21 +265,34 @@ pub fn book_path(settings: &Settings, variant: Variant) -> PathBuf {
 pub(crate) struct LoadedBook {
     /// The file read, or `None` when the level uses no book.
     path: Option<PathBuf>,
-    book: Option<OpeningBook>,
+    /// The book, or why there is none (a missing file, a damaged one).
+    book: Option<Result<OpeningBook, String>>,
 }
 
 impl LoadedBook {
-    /// The book `settings` ask for: at level 5, the variant's file if there is one. A missing
-    /// file is one line of the log (the robot plays without a book); a damaged one is a warning
-    /// naming the line and what is wrong.
+    /// The book `settings` ask for: at level 5, the variant's file. A missing file is one line
+    /// of the log (the robot searches from the first move); a damaged one is a warning naming
+    /// the line and what is wrong.
     pub(crate) fn load(settings: &Settings) -> LoadedBook {
         let Some(path) = wanted(settings) else {
             return LoadedBook::default();
         };
         let book = read(&path, settings.game.variant);
+        match &book {
+            Ok(book) => tracing::info!(
+                "opening book of {} positions from {}",
+                book.len(),
+                path.display()
+            ),
+            // Shipped but unreadable: something an operator should see.
+            Err(reason) if path.exists() => {
+                tracing::warn!("level 5 plays without an opening book: {reason}");
+            }
+            Err(reason) => tracing::info!("level 5 plays without an opening book: {reason}"),
+        }
         LoadedBook {
             path: Some(path),
-            book,
+            book: Some(book),
         }
     }
 
@@ -293,7 +306,16 @@ impl LoadedBook {
 
     /// The book, if one was read.
     pub(crate) fn book(&self) -> Option<&OpeningBook> {
-        self.book.as_ref()
+        self.book.as_ref()?.as_ref().ok()
+    }
+
+    /// For `checkerbot doctor`: `None` when the level uses no book, else how many positions
+    /// the book holds or why there is none.
+    pub(crate) fn status(&self) -> Option<Result<usize, &str>> {
+        Some(match self.book.as_ref()? {
+            Ok(book) => Ok(book.len()),
+            Err(reason) => Err(reason.as_str()),
+        })
     }
 }
 
@@ -302,35 +324,13 @@ fn wanted(settings: &Settings) -> Option<PathBuf> {
     (settings.play.level == PlayLevel::Fixed(5)).then(|| book_path(settings, settings.game.variant))
 }
 
-fn read(path: &Path, variant: Variant) -> Option<OpeningBook> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            tracing::info!(
-                "no opening book at {}: level 5 searches from the first move",
-                path.display()
-            );
-            return None;
-        }
-        Err(err) => {
-            tracing::warn!("playing without an opening book: {}: {err}", path.display());
-            return None;
-        }
-    };
-    match OpeningBook::parse(&text, variant) {
-        Ok(book) => {
-            tracing::info!(
-                "opening book of {} positions from {}",
-                book.len(),
-                path.display()
-            );
-            Some(book)
-        }
-        Err(err) => {
-            tracing::warn!("playing without an opening book: {}: {err}", path.display());
-            None
-        }
-    }
+/// The book at `path`, or why it cannot be used.
+fn read(path: &Path, variant: Variant) -> Result<OpeningBook, String> {
+    let text = std::fs::read_to_string(path).map_err(|err| match err.kind() {
+        std::io::ErrorKind::NotFound => format!("no file {}", path.display()),
+        _ => format!("{}: {err}", path.display()),
+    })?;
+    OpeningBook::parse(&text, variant).map_err(|err| format!("{}: {err}", path.display()))
 }
 
 #[cfg(test)]

@@ -558,6 +558,11 @@ impl Brain {
             Some(Ok(pieces)) => format!("{own}; endgame tables up to {pieces} pieces"),
             Some(Err(reason)) => format!("{own}; no endgame tables: {reason}"),
         };
+        let own = match self.book.status() {
+            None => own,
+            Some(Ok(positions)) => format!("{own}; opening book of {positions} positions"),
+            Some(Err(reason)) => format!("{own}; no opening book: {reason}"),
+        };
         match self.engine_description() {
             Some(engine) => engine + &own,
             None => own,

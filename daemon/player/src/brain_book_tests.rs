@@ -56,6 +56,13 @@ fn level_5_draws_its_opening_from_the_book_by_the_seed() {
         .map(|seed| first_move(&mut Brain::new(&settings, seed)))
         .collect();
     assert_eq!(drawn.into_iter().collect::<Vec<_>>(), ["a3-b4", "g3-h4"]);
+    assert!(
+        Brain::new(&settings, 0)
+            .describe()
+            .ends_with("; opening book of 1 positions"),
+        "{}",
+        Brain::new(&settings, 0).describe()
+    );
     // A seed replays its choice.
     assert_eq!(
         first_move(&mut Brain::new(&settings, 5)),
@@ -101,4 +108,10 @@ fn only_level_5_reads_the_book_and_a_damaged_one_is_not_used() {
     for seed in 0..3 {
         assert_eq!(first_move(&mut Brain::new(&level_5, seed)), searched);
     }
+    // And says why, for `checkerbot doctor`.
+    let described = Brain::new(&level_5, 0).describe();
+    assert!(
+        described.contains("; no opening book: ") && described.contains("-book.txt: line 2: "),
+        "{described}"
+    );
 }
