@@ -553,15 +553,15 @@ impl Brain {
     /// What plays now, for logs and `checkerbot doctor`.
     pub fn describe(&self) -> String {
         let own = self.describe_own();
-        let own = match self.tables.status() {
-            None => own,
-            Some(Ok(pieces)) => format!("{own}; endgame tables up to {pieces} pieces"),
-            Some(Err(reason)) => format!("{own}; no endgame tables: {reason}"),
-        };
         let own = match self.book.status() {
             None => own,
             Some(Ok(positions)) => format!("{own}; opening book of {positions} positions"),
             Some(Err(reason)) => format!("{own}; no opening book: {reason}"),
+        };
+        let own = match self.tables.status() {
+            None => own,
+            Some(Ok(pieces)) => format!("{own}; endgame tables up to {pieces} pieces"),
+            Some(Err(reason)) => format!("{own}; no endgame tables: {reason}"),
         };
         match self.engine_description() {
             Some(engine) => engine + &own,
