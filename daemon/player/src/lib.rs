@@ -6,8 +6,8 @@
 //! `selfplay` and `datagen` commands use the same `Brain` and dice, so a level measured there
 //! is the level a visitor meets.
 //!
-//! **Architecture invariant**: no I/O but reading the model files, ONNX Runtime and the
-//! endgame tables (`play.egdb_dir`, read once), and no
+//! **Architecture invariant**: no I/O but reading the model files, ONNX Runtime, the
+//! endgame tables (`play.egdb_dir`, read once) and the opening book ([`book`]), and no
 //! clock but the caller's stop flag: a seed replays a game (unless a search was stopped by
 //! the clock). Another program as the player ([`external`], `play.engine`) comes in through
 //! a trait that the daemon's `external-engines` implements; a brain without one is as
