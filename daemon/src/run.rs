@@ -168,8 +168,9 @@ pub async fn serve(
             let first = reopen().await.with_context(|| {
                 format!("the arm on the board controller at {}", port.display())
             })?;
-            let arm =
-                PlannedArm::new(first, calibration).reconnect_with(reopen, ARM_RECONNECT_PATIENCE);
+            let arm = PlannedArm::new(first, calibration)
+                .reconnect_with(reopen, ARM_RECONNECT_PATIENCE)
+                .planning_with(config.travel_time());
             let reconnect: Reconnect<ControllerDevice> =
                 Box::new(move || Box::pin(connect_controller(port.clone(), baud, slot.clone())));
             serve_with(

@@ -101,13 +101,11 @@ fn main() {
             if position.turn() == Color::Black {
                 let arm_move = robot_move(&position, &mv);
                 let started = Instant::now();
-                let optimised =
-                    plan_move(&calibration, &arm_move, &reserve, CaptureOrder::Shortest)
-                        .expect("legal moves are on the board");
+                let plan = |order| plan_move(&calibration, &arm_move, &reserve, order, &motion);
+                let optimised = plan(CaptureOrder::Shortest).expect("legal moves are on the board");
                 totals.planning += started.elapsed();
                 totals.plans += 1;
-                let naive = plan_move(&calibration, &arm_move, &reserve, CaptureOrder::PathOrder)
-                    .expect("legal moves are on the board");
+                let naive = plan(CaptureOrder::PathOrder).expect("legal moves are on the board");
                 let (fast, slow) = (optimised.duration_s(&motion), naive.duration_s(&motion));
                 game_optimised += fast;
                 game_naive += slow;

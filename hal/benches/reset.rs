@@ -33,6 +33,7 @@ fn main() {
             &end.stock,
             &target,
             ResetOrder::Shortest,
+            calibration.motion(),
         )
         .expect("every end position resets");
         planning += started.elapsed();
@@ -42,6 +43,7 @@ fn main() {
             &end.stock,
             &target,
             ResetOrder::BoardOrder,
+            calibration.motion(),
         )
         .expect("every end position resets");
         let (fast, slow) = (planned.plan().duration_s(), naive.plan().duration_s());

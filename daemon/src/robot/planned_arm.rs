@@ -5,6 +5,10 @@
 //!
 //! It keeps the stock of what waits beside the board ([`Stock`]: each rack slot and spare-king
 //! slot, with the piece's colour and kind), from a full reserve and an empty rack at start.
+//! Moves and resets are ordered by the arm's own time estimate ([`TravelTime`]): the
+//! calibration's Cartesian speeds for a Dobot, and for the board controller's arm its joints'
+//! speeds ([`PlannedArm::planning_with`]).
+//!
 //! Each move is planned with it (captured pieces into free rack slots, a crowning with a king
 //! of the mover's colour), and a finished plan's changes are recorded once the board's scan
 //! confirms them ([`PieceMover::confirm`]): a piece the arm failed to pick is not counted where
@@ -22,8 +26,8 @@ use hal::arm::kinematics::Kinematics as _;
 use hal::arm::{
     ArmModel, ArmStep, BoardSquare, Calibration, CaptureOrder, Carry, DobotStep, JointStep, Layout,
     Piece, PieceColour, PieceKind, Plan, PlanError, Point, ResetError, ResetOrder, ResetOutcome,
-    RobotMove, Slot, Spot, Stock, StockChange, Unreachable, plan_carries, plan_move_with_stock,
-    plan_reset,
+    RobotMove, Slot, Spot, Stock, StockChange, TravelTime, Unreachable, plan_carries,
+    plan_move_with_stock, plan_reset,
 };
 use hal::device::{Arm, Motion};
 use hal::{Error as _, ErrorKind};
@@ -97,6 +101,8 @@ pub struct PlannedArm<A> {
     /// Attempts of a reconnection the loop has not reported yet.
     reconnected: Option<u32>,
     calibration: Calibration,
+    /// The arm's time estimate the planners order its errands and carries by.
+    travel: Box<dyn TravelTime + Send + Sync>,
     /// What each rack and spare-king slot holds.
     stock: Stock,
     /// The last plan carried out (or begun), whose stock changes wait for the board's scan.
@@ -118,7 +124,8 @@ impl<A> fmt::Debug for PlannedArm<A> {
 impl<A> PlannedArm<A> {
     /// An arm over `calibration`, with an empty rack and every spare-king slot full: white and
     /// black kings in turn, from the first slot (so that the robot can crown a man of either
-    /// colour, and the visitor too).
+    /// colour, and the visitor too). It plans with the calibration's Cartesian speeds until
+    /// [`PlannedArm::planning_with`] says otherwise.
     pub fn new(arm: A, calibration: Calibration) -> PlannedArm<A> {
         let rack = calibration.rack().map_or(0, hal::arm::RackGrid::len);
         let reserve = (0..calibration.king_slots().len())
@@ -136,6 +143,7 @@ impl<A> PlannedArm<A> {
             reopen: None,
             patience: ARM_RECONNECT_PATIENCE,
             reconnected: None,
+            travel: Box::new(*calibration.motion()),
             calibration,
             stock,
             pending: None,
@@ -191,6 +199,13 @@ impl<A> PlannedArm<A> {
     pub fn reconnect_with(mut self, reopen: ReopenArm<A>, patience: Duration) -> PlannedArm<A> {
         self.reopen = Some(reopen);
         self.patience = patience;
+        self
+    }
+
+    /// Plans with `travel`, the arm's own time estimate: the board controller's arm turns
+    /// each joint at its own speed, so its fastest order is not the shortest path's.
+    pub fn planning_with(mut self, travel: impl TravelTime + Send + Sync + 'static) -> Self {
+        self.travel = Box::new(travel);
         self
     }
 
@@ -263,6 +278,7 @@ where
             &self.stock,
             target,
             ResetOrder::Shortest,
+            self.travel.as_ref(),
         )
     }
 
@@ -418,6 +434,7 @@ where
             colour(before.turn()),
             &self.stock,
             CaptureOrder::Shortest,
+            self.travel.as_ref(),
         )
         .map_err(ArmFault::Plan)?;
         self.crown_by_hand = plan.visitor_crowns();

@@ -82,7 +82,9 @@ pub async fn connect_arm(
 ) -> anyhow::Result<SimControllerArm> {
     let mut reopen = slot.reopen(config);
     let arm = first_connection(&mut reopen).await?;
-    Ok(PlannedArm::new(arm, calibration).reconnect_with(reopen, ARM_RECONNECT_PATIENCE))
+    Ok(PlannedArm::new(arm, calibration)
+        .reconnect_with(reopen, ARM_RECONNECT_PATIENCE)
+        .planning_with(config.travel_time()))
 }
 
 /// The reference arm on its own, for `checkerbot calibrate --sim --arm controller`: beside an

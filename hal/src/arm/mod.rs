@@ -15,11 +15,13 @@
 //!   slots and a plan's changes to them); [`piece`]: men
 //!   and kings of each colour.
 //! - [`planner`]: from a move to a plan; `tour`: the errand order with the least travel
-//!   time; [`plan`]: the plan, its path, duration and controller forms; [`motion`]: the time
-//!   model.
+//!   time; [`plan`]: the plan, its path, duration and controller forms.
 //! - [`reset`]: from any arrangement of the board and the stock to a target position (the
 //!   next game's start, or any position to set up); `reset_order`: its carries in the order
 //!   with the least travel.
+//! - [`travel`]: the time estimate both orders minimise, a trait: [`motion`]'s Cartesian
+//!   model for the Dobot, [`joint_motion`]'s joint-space model for a controller that turns
+//!   each joint at its own speed (the reference robot's).
 //!
 //! Squares are (row, column) pairs rather than `rules::Square`s: like
 //! [`Occupancy`](crate::Occupancy), the hardware layer knows nothing of the rules, so a change
@@ -27,6 +29,7 @@
 
 pub mod board;
 pub mod calibration;
+pub mod joint_motion;
 pub mod kinematics;
 pub mod motion;
 pub mod piece;
@@ -41,12 +44,14 @@ pub mod slot;
 pub mod square;
 pub mod stock;
 mod tour;
+pub mod travel;
 
 pub use board::{BoardCorners, BoardShapeError, Corner};
 pub use calibration::{
     Calibration, CalibrationError, CalibrationFile, FORMAT_VERSION, PieceHeights, PieceKind,
     UnreachablePoint,
 };
+pub use joint_motion::{JointSpaceModel, JointSpeeds};
 pub use kinematics::{ArmModel, Kinematics, Magician, ReferenceArm, Unreachable};
 pub use motion::MotionModel;
 pub use piece::{Piece, PieceColour};
@@ -61,3 +66,4 @@ pub use reset::{
 pub use slot::{Slot, StockChange};
 pub use square::BoardSquare;
 pub use stock::{Stock, StockError};
+pub use travel::TravelTime;

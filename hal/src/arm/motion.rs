@@ -1,5 +1,5 @@
-//! How long the arm takes to move: the estimate behind the capture order and the plan's
-//! duration.
+//! How long a Cartesian arm takes to move: the Dobot's [`TravelTime`], behind the capture
+//! order and the plan's duration when the calibrated arm is a Magician.
 //!
 //! Each straight segment is a trapezoidal velocity profile (accelerate, cruise, brake) from
 //! rest to rest, which is how the Dobot's point-to-point moves and the reference controller's
@@ -7,6 +7,9 @@
 //! rank orders correctly and give the host a fair expectation, not to match a stopwatch.
 
 use serde::{Deserialize, Serialize};
+
+use super::point::Point;
+use super::travel::TravelTime;
 
 /// Speed limits of the tool and the suction's settle time.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -33,7 +36,7 @@ impl Default for MotionModel {
 
 impl MotionModel {
     /// Seconds to travel `distance` mm in a straight line, starting and ending at rest.
-    pub fn segment_s(&self, distance: f64) -> f64 {
+    pub fn distance_s(&self, distance: f64) -> f64 {
         if distance <= 0.0 {
             return 0.0;
         }
@@ -44,5 +47,15 @@ impl MotionModel {
         } else {
             2.0 * (distance / acceleration).sqrt()
         }
+    }
+}
+
+impl TravelTime for MotionModel {
+    fn segment_s(&self, from: Point, to: Point) -> f64 {
+        self.distance_s(from.distance(to))
+    }
+
+    fn suction_s(&self) -> f64 {
+        self.suction_s
     }
 }

@@ -7,10 +7,10 @@
 //! its travel is cut into short hops that keep the tool at the safe height.
 
 use super::kinematics::{Kinematics, Magician, Unreachable};
-use super::motion::MotionModel;
 use super::point::Point;
 use super::slot::{Slot, StockChange};
 use super::square::BoardSquare;
+use super::travel::TravelTime;
 use crate::device::{Motion, Pose};
 
 /// Longest hop of a joint-target travel, mm: short enough that moving every joint straight to
@@ -242,19 +242,19 @@ impl Plan {
         self.segments().iter().map(Segment::length).sum()
     }
 
-    /// Estimated time to carry out the plan, s.
-    pub fn duration_s(&self, model: &MotionModel) -> f64 {
+    /// Estimated time to carry out the plan, s, by the arm's own [`TravelTime`].
+    pub fn duration_s(&self, travel: &dyn TravelTime) -> f64 {
         let moving: f64 = self
             .segments()
             .iter()
-            .map(|segment| model.segment_s(segment.length()))
+            .map(|segment| travel.segment_s(segment.from, segment.to))
             .sum();
         let grips = self
             .steps
             .iter()
             .filter(|step| matches!(step, ArmStep::Pick { .. } | ArmStep::Release { .. }))
             .count();
-        moving + grips as f64 * model.suction_s
+        moving + grips as f64 * travel.suction_s()
     }
 
     /// The plan as Dobot commands: one `JUMP` per pick, place or park, with the suction

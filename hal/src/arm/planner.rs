@@ -25,6 +25,7 @@ use super::slot::{Slot, StockChange};
 use super::square::BoardSquare;
 use super::stock::Stock;
 use super::tour::{Errand, Leg, Route};
+use super::travel::TravelTime;
 
 /// Free rack slots offered to the route beyond one per piece, so it has a choice near its way.
 const SPARE_RACK_CHOICES: usize = 3;
@@ -119,7 +120,7 @@ impl MoveErrands {
 }
 
 /// Plans `mv` on the calibrated board, starting and ending at the park pose, with captured
-/// pieces dropped into the bins.
+/// pieces dropped into the bins, in the order `travel` estimates fastest.
 ///
 /// The reserve is only read: the plan says which slot it uses ([`Plan::king_slot`]).
 pub fn plan_move(
@@ -127,6 +128,7 @@ pub fn plan_move(
     mv: &RobotMove,
     reserve: &KingReserve,
     order: CaptureOrder,
+    travel: &dyn TravelTime,
 ) -> Result<Plan, PlanError> {
     let stores = Stores {
         king_slot: if mv.promotes {
@@ -144,7 +146,7 @@ pub fn plan_move(
             return Err(PlanError::NoRoom { pieces, free: 0 });
         }
     }
-    plan_with(calibration, mv, &stores, order)
+    plan_with(calibration, mv, &stores, order, travel)
 }
 
 /// Plans `mv`, a move of `colour`'s piece, keeping track of the stock: the pieces leaving the
@@ -152,13 +154,15 @@ pub fn plan_move(
 /// too few free slots), and a crowning takes the nearest spare king of `colour`.
 ///
 /// The stock is only read: [`Plan::stock_changes`] says what the plan takes and puts, for
-/// [`Stock::apply`] once the arm has carried it out.
+/// [`Stock::apply`] once the arm has carried it out. The errands are ordered by `travel`'s
+/// estimate, the arm's own.
 pub fn plan_move_with_stock(
     calibration: &Calibration,
     mv: &RobotMove,
     colour: PieceColour,
     stock: &Stock,
     order: CaptureOrder,
+    travel: &dyn TravelTime,
 ) -> Result<Plan, PlanError> {
     let landing = calibration
         .square(mv.to)
@@ -223,7 +227,7 @@ pub fn plan_move_with_stock(
         use_bins: !enough,
         colour: Some(colour),
     };
-    plan_with(calibration, mv, &stores, order)
+    plan_with(calibration, mv, &stores, order, travel)
 }
 
 fn plan_with(
@@ -231,6 +235,7 @@ fn plan_with(
     mv: &RobotMove,
     stores: &Stores,
     order: CaptureOrder,
+    travel: &dyn TravelTime,
 ) -> Result<Plan, PlanError> {
     let errands = errands(calibration, mv, stores)?;
     let route = Route {
@@ -240,12 +245,7 @@ fn plan_with(
         errands: &errands.errands,
     };
     let safe_z = calibration.safe_z();
-    let motion = *calibration.motion();
-    let cost = |a: Point, b: Point| {
-        motion.segment_s(safe_z - a.z)
-            + motion.segment_s(a.horizontal_distance(b))
-            + motion.segment_s(safe_z - b.z)
-    };
+    let cost = |a: Point, b: Point| travel.lift_travel_lower_s(a, b, safe_z);
     let mut legs = match order {
         CaptureOrder::Shortest => route.shortest(&cost),
         CaptureOrder::PathOrder => route.in_given_order(&cost),

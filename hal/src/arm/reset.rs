@@ -32,6 +32,7 @@ use super::reset_order::{self, Job};
 use super::slot::StockChange;
 use super::square::BoardSquare;
 use super::stock::Stock;
+use super::travel::TravelTime;
 
 /// The pieces on the board's squares.
 pub type Layout = BTreeMap<BoardSquare, Piece>;
@@ -140,7 +141,7 @@ impl ResetPlan {
         &self.stock_after
     }
 
-    /// Estimated arm time, s, from the calibration's speed figures.
+    /// Estimated arm time, s, by the [`TravelTime`] the reset was planned with.
     pub const fn duration_s(&self) -> f64 {
         self.duration_s
     }
@@ -179,13 +180,15 @@ impl ResetOutcome {
 }
 
 /// Plans the carries from `board` and `stock` to `target`, starting and ending at the park
-/// pose. Needs a calibrated rack ([`ResetError::NoRack`]).
+/// pose, ordered by `travel`'s estimate of the arm's time. Needs a calibrated rack
+/// ([`ResetError::NoRack`]).
 pub fn plan_reset(
     calibration: &Calibration,
     board: &Layout,
     stock: &Stock,
     target: &Layout,
     order: ResetOrder,
+    travel: &dyn TravelTime,
 ) -> Result<ResetOutcome, ResetError> {
     let rack = calibration.rack().ok_or(ResetError::NoRack)?;
     for (area, in_stock, calibrated) in [
@@ -212,7 +215,10 @@ pub fn plan_reset(
             return Err(ResetError::NotOnBoard { square, which });
         }
     }
-    let places = Places { calibration };
+    let places = Places {
+        calibration,
+        travel,
+    };
     let Chosen { mut carries, empty } = choose_carries(&places, board, stock, target)?;
     break_loops(&places, board, stock, target, &mut carries)?;
     let jobs = jobs(&places, board, stock, &carries);
@@ -234,9 +240,10 @@ pub fn plan_reset(
     })
 }
 
-/// The calibrated points of every spot.
+/// The calibrated points of every spot, and the arm's time between them.
 struct Places<'a> {
     calibration: &'a Calibration,
+    travel: &'a dyn TravelTime,
 }
 
 impl Places<'_> {
@@ -253,14 +260,9 @@ impl Places<'_> {
     }
 
     /// The arm's time from one point to another: up to the travel height, across, down.
-    fn cost(&self) -> impl Fn(Point, Point) -> f64 + use<> {
+    fn cost(&self) -> impl Fn(Point, Point) -> f64 + use<'_> {
         let safe_z = self.calibration.safe_z();
-        let motion = *self.calibration.motion();
-        move |a: Point, b: Point| {
-            motion.segment_s(safe_z - a.z)
-                + motion.segment_s(a.horizontal_distance(b))
-                + motion.segment_s(safe_z - b.z)
-        }
+        move |a: Point, b: Point| self.travel.lift_travel_lower_s(a, b, safe_z)
     }
 }
 
@@ -698,7 +700,7 @@ impl ResetPlan {
             king_slot: None,
             stock_changes,
         };
-        let duration_s = plan.duration_s(calibration.motion());
+        let duration_s = plan.duration_s(places.travel);
         ResetPlan {
             carries,
             plan,

@@ -69,8 +69,24 @@ impl Route<'_> {
         if self.errands.len() > EXACT_LIMIT {
             return self.nearest_first(cost);
         }
+        // The programme asks for the same few costs millions of times, and a joint-space
+        // estimate solves the kinematics for each: they are worked out once.
         let count = self.errands.len();
         let places = self.places.len();
+        let to_pickup: Vec<f64> = self
+            .places
+            .iter()
+            .flat_map(|&place| self.errands.iter().map(move |e| cost(place, e.pickup)))
+            .collect();
+        let from_pickup: Vec<f64> = self
+            .errands
+            .iter()
+            .flat_map(|e| self.places.iter().map(move |&place| cost(e.pickup, place)))
+            .collect();
+        let to_finish: Vec<f64> = self.places.iter().map(|&p| cost(p, self.finish)).collect();
+        let leg_cost = |at: usize, leg: Leg| {
+            to_pickup[at * count + leg.errand] + from_pickup[leg.errand * places + leg.drop]
+        };
         let states = (1usize << count) * places;
         let mut best = vec![f64::INFINITY; states];
         let mut came_from: Vec<Option<(usize, Leg)>> = vec![None; states];
@@ -83,7 +99,7 @@ impl Route<'_> {
                 }
                 for leg in self.legs_from(done) {
                     let next = (done | 1 << leg.errand) as usize * places + leg.drop;
-                    let total = best[state] + self.leg_cost(at, leg, cost);
+                    let total = best[state] + leg_cost(at, leg);
                     if total < best[next] {
                         best[next] = total;
                         came_from[next] = Some((state, leg));
@@ -95,8 +111,7 @@ impl Route<'_> {
         let mut state = (0..places)
             .map(|at| all + at)
             .min_by(|&a, &b| {
-                let finish =
-                    |state: usize| best[state] + cost(self.places[state % places], self.finish);
+                let finish = |state: usize| best[state] + to_finish[state % places];
                 finish(a).total_cmp(&finish(b))
             })
             .expect("there is always a place");

@@ -21,6 +21,7 @@ use rand_core::{Rng as _, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use tokio::time::Instant;
 
+use crate::arm::joint_motion::JointSpeeds;
 use crate::arm::kinematics::{Kinematics, ReferenceArm, ReferenceJoints};
 use crate::controller::{Fault, FaultCode, JointTargets, Message, NackReason};
 use crate::device::Pose;
@@ -220,21 +221,11 @@ impl SimArm {
 
     /// The time the joints need from `from` to `to` at their top speeds.
     fn needed(&self, from: &ReferenceJoints, to: &ReferenceJoints) -> Duration {
-        let (from, to) = (ReferenceArm::angles(from), ReferenceArm::angles(to));
-        let accel = self.config.joint_acceleration_deg_s2;
-        let seconds = (0..3)
-            .map(|j| {
-                let (d, v) = ((to[j] - from[j]).abs(), self.config.joint_speed_deg_s[j]);
-                if d <= 0.0 || v <= 0.0 || accel <= 0.0 {
-                    0.0
-                } else if d >= v * v / accel {
-                    d / v + v / accel
-                } else {
-                    2.0 * (d / accel).sqrt()
-                }
-            })
-            .fold(0.0, f64::max);
-        Duration::from_secs_f64(seconds)
+        let speeds = JointSpeeds {
+            speed_deg_s: self.config.joint_speed_deg_s,
+            acceleration_deg_s2: self.config.joint_acceleration_deg_s2,
+        };
+        speeds.move_time(ReferenceArm::angles(from), ReferenceArm::angles(to))
     }
 
     /// The joint angles a `JointTargets` asks for, or why they are refused.

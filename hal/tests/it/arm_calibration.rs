@@ -345,6 +345,7 @@ fn a_file_without_a_rack_still_loads_and_cannot_reset() {
         &Stock::empty(0, 4),
         &Layout::new(),
         ResetOrder::Shortest,
+        calibration.motion(),
     )
     .unwrap_err();
     assert_eq!(error, ResetError::NoRack);
@@ -475,6 +476,31 @@ fn the_reference_arm_is_checked_with_its_own_kinematics() {
     check(
         &close_park(&reference),
         &["1 calibrated point(s)", "the park pose (x 150.0", "theta"],
+    );
+}
+
+#[test]
+fn a_lift_to_the_travel_height_through_the_parallelograms_limit_is_refused() {
+    // A reference arm whose upper arm may lean back to 120 deg but whose links open at most
+    // 158.4 deg: straight above a spot 110 mm from the base axis the angle between them grows
+    // to 158.6 deg at z 31 and shrinks again, so the spot (z 10, 157.2 deg) and the point
+    // above it at the travel height (z 40, 158.25 deg) are both in reach, the lift between
+    // them is not: the driver would send the tool to z 30 on the way up.
+    let arm = edited(
+        "model = \"magician\"",
+        "model = \"reference\"\ntheta2 = { min = 5.0, max = 120.0 }\n\
+         elbow = { min = 5.0, max = 158.4 }",
+    );
+    assert!(Calibration::from_toml(&arm).is_ok());
+    let near_bin = format!("{arm}\n[[bins]]\nx = 77.8\ny = 77.8\nz = 10.0\n");
+    check(
+        &near_bin,
+        &[
+            "the arm's path leaves its reach at 1 point(s)",
+            "lifting from bin 3 to the safe height (x 77.8, y 77.8, z 30.0)",
+            "the elbow (theta2 - theta1)",
+            "outside its range 5..158.4 deg",
+        ],
     );
 }
 

@@ -180,8 +180,22 @@ fn every_capture_shape_is_planned_safely_in_both_orders() {
                 .find(|(side, _)| *side == side_of(line))
                 .unwrap();
             let motion = calibration.motion();
-            let shortest = plan_move(calibration, mv, &reserve, CaptureOrder::Shortest).unwrap();
-            let path = plan_move(calibration, mv, &reserve, CaptureOrder::PathOrder).unwrap();
+            let shortest = plan_move(
+                calibration,
+                mv,
+                &reserve,
+                CaptureOrder::Shortest,
+                calibration.motion(),
+            )
+            .unwrap();
+            let path = plan_move(
+                calibration,
+                mv,
+                &reserve,
+                CaptureOrder::PathOrder,
+                calibration.motion(),
+            )
+            .unwrap();
             check_plan(line, calibration, mv, &shortest, &reserve);
             check_plan(line, calibration, mv, &path, &reserve);
             assert!(
@@ -201,7 +215,7 @@ fn the_optimised_order_saves_time_on_long_captures() {
         .unwrap();
     let reserve = KingReserve::full(4);
     let time = |order| {
-        plan_move(&calibration, &mv, &reserve, order)
+        plan_move(&calibration, &mv, &reserve, order, calibration.motion())
             .unwrap()
             .duration_s(calibration.motion())
     };
@@ -219,6 +233,7 @@ fn the_dobot_gets_one_jump_per_pick_place_and_park() {
             mv,
             &KingReserve::full(1),
             CaptureOrder::Shortest,
+            calibration.motion(),
         )
         .unwrap();
         let commands = plan.for_dobot(&arm);
@@ -272,6 +287,7 @@ fn joint_targets_follow_the_plan_at_the_travel_height() {
             mv,
             &KingReserve::full(4),
             CaptureOrder::Shortest,
+            calibration.motion(),
         )
         .unwrap();
         let targets: Vec<_> = plan
@@ -316,7 +332,14 @@ fn a_spare_king_is_used_in_slot_order_until_none_is_left() {
     );
     let mut reserve = KingReserve::full(2);
     for slot in [Some(0), Some(1), None] {
-        let plan = plan_move(&calibration, &mv, &reserve, CaptureOrder::Shortest).unwrap();
+        let plan = plan_move(
+            &calibration,
+            &mv,
+            &reserve,
+            CaptureOrder::Shortest,
+            calibration.motion(),
+        )
+        .unwrap();
         assert_eq!(plan.king_slot(), slot);
         assert_eq!(plan.visitor_crowns().is_some(), slot.is_none());
         assert_eq!(reserve.take(), slot);
@@ -337,20 +360,56 @@ fn moves_off_the_board_or_capturing_twice_are_refused() {
         captured: vec![(BoardSquare::new(3, 3), PieceKind::Man)],
         promotes: false,
     };
-    assert!(plan_move(&calibration, &base, &reserve, CaptureOrder::Shortest).is_ok());
+    assert!(
+        plan_move(
+            &calibration,
+            &base,
+            &reserve,
+            CaptureOrder::Shortest,
+            calibration.motion()
+        )
+        .is_ok()
+    );
     let off = RobotMove {
         to: BoardSquare::new(8, 8),
         ..base.clone()
     };
-    assert!(plan_move(&calibration, &off, &reserve, CaptureOrder::Shortest).is_err());
+    assert!(
+        plan_move(
+            &calibration,
+            &off,
+            &reserve,
+            CaptureOrder::Shortest,
+            calibration.motion()
+        )
+        .is_err()
+    );
     let light = RobotMove {
         to: BoardSquare::new(4, 5),
         ..base.clone()
     };
-    assert!(plan_move(&calibration, &light, &reserve, CaptureOrder::Shortest).is_err());
+    assert!(
+        plan_move(
+            &calibration,
+            &light,
+            &reserve,
+            CaptureOrder::Shortest,
+            calibration.motion()
+        )
+        .is_err()
+    );
     let twice = RobotMove {
         captured: vec![(BoardSquare::new(3, 3), PieceKind::Man); 2],
         ..base
     };
-    assert!(plan_move(&calibration, &twice, &reserve, CaptureOrder::Shortest).is_err());
+    assert!(
+        plan_move(
+            &calibration,
+            &twice,
+            &reserve,
+            CaptureOrder::Shortest,
+            calibration.motion()
+        )
+        .is_err()
+    );
 }

@@ -26,8 +26,15 @@ fn check_reset(
 ) -> ResetOutcome {
     let mut outcomes = Vec::new();
     for order in [ResetOrder::Shortest, ResetOrder::BoardOrder] {
-        let outcome = plan_reset(calibration, board, stock, target, order)
-            .unwrap_or_else(|error| panic!("{what}: {error}"));
+        let outcome = plan_reset(
+            calibration,
+            board,
+            stock,
+            target,
+            order,
+            calibration.motion(),
+        )
+        .unwrap_or_else(|error| panic!("{what}: {error}"));
         let reset = outcome.plan();
         let (mut after, mut beside) = (board.clone(), stock.clone());
         simulate(reset.plan(), &mut after, &mut beside)
@@ -306,6 +313,7 @@ fn pieces_that_must_swap_squares_pass_through_a_free_spot() {
         &full_stock,
         &swapped,
         ResetOrder::Shortest,
+        calibration.motion(),
     )
     .unwrap_err();
     assert!(matches!(error, ResetError::NoFreeSpot { .. }), "{error}");
@@ -322,6 +330,7 @@ fn bad_input_is_refused_with_a_reason() {
         &stock,
         &Layout::new(),
         ResetOrder::Shortest,
+        calibration.motion(),
     )
     .unwrap_err();
     assert_eq!(
@@ -334,6 +343,7 @@ fn bad_input_is_refused_with_a_reason() {
         &Stock::empty(3, 8),
         &Layout::new(),
         ResetOrder::Shortest,
+        calibration.motion(),
     )
     .unwrap_err();
     assert_eq!(

@@ -30,8 +30,13 @@ fn layout() -> SimBoardLayout {
     SimBoardLayout::new(BoardSize::Squares32, a1, 19.0)
 }
 
-fn sim_config(faults: ControllerArmFaults, queue_capacity: usize) -> SimArmConfig {
-    let host = ControllerArmConfig::default();
+/// The simulated arm as the host's `host` config drives it: the same kinematics, home and
+/// joint speeds.
+fn sim_config(
+    faults: ControllerArmFaults,
+    queue_capacity: usize,
+    host: &ControllerArmConfig,
+) -> SimArmConfig {
     SimArmConfig {
         kinematics: host.kinematics,
         home: host.home,
@@ -46,7 +51,7 @@ fn sim_config(faults: ControllerArmFaults, queue_capacity: usize) -> SimArmConfi
 }
 
 /// The simulated board with its arm and the host's two drivers over one session.
-async fn rig(
+pub(crate) async fn rig(
     occupancy: Occupancy,
     faults: ControllerArmFaults,
     queue_capacity: usize,
@@ -54,7 +59,7 @@ async fn rig(
 ) -> (ControllerDevice, ControllerArm, SimBoardHandle) {
     let (host_io, controller_io) = duplex(4096);
     let (board, controller) = sim_board(controller_io, occupancy, PeerConfig::default());
-    tokio::spawn(board.add_arm(sim_config(faults, queue_capacity)));
+    tokio::spawn(board.add_arm(sim_config(faults, queue_capacity, config)));
     tokio::spawn(controller.run());
     let connection = connect(host_io, LinkConfig::default()).await.unwrap();
     let (device, arm_link, driver) = ControllerDevice::split(connection, DeviceConfig::default());

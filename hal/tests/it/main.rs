@@ -5,6 +5,7 @@ mod arm_kinematics;
 mod arm_planner;
 mod arm_reset;
 mod controller_arm;
+mod controller_arm_timing;
 mod controller_codec;
 mod controller_link;
 mod controller_peer;

@@ -18,6 +18,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::ErrorType;
+use crate::arm::joint_motion::{JointSpaceModel, JointSpeeds};
 use crate::arm::kinematics::{Kinematics, ReferenceArm, ReferenceJoints, Unreachable};
 use crate::arm::point::Point;
 use crate::controller::codes::{Capabilities, FaultCode, NackReason};
@@ -96,28 +97,29 @@ impl Default for ControllerArmConfig {
 }
 
 impl ControllerArmConfig {
-    /// Seconds for a joint to turn `degrees` at `speed` from rest to rest (a trapezoidal
-    /// profile, as a stepper driver ramps).
-    fn joint_s(&self, degrees: f64, speed: f64) -> f64 {
-        let (degrees, accel) = (degrees.abs(), self.joint_acceleration_deg_s2);
-        if degrees <= 0.0 || speed <= 0.0 || accel <= 0.0 {
-            return 0.0;
-        }
-        if degrees >= speed * speed / accel {
-            degrees / speed + speed / accel
-        } else {
-            2.0 * (degrees / accel).sqrt()
+    /// The joints' speeds, from which every motion's duration is worked out.
+    pub fn joint_speeds(&self) -> JointSpeeds {
+        JointSpeeds {
+            speed_deg_s: self.joint_speed_deg_s,
+            acceleration_deg_s2: self.joint_acceleration_deg_s2,
         }
     }
 
     /// How long the move from `from` to `to` takes: the slowest joint's time, every joint
     /// arriving together.
     pub fn motion_time(&self, from: &ReferenceJoints, to: &ReferenceJoints) -> Duration {
-        let (from, to) = (ReferenceArm::angles(from), ReferenceArm::angles(to));
-        let seconds = (0..3)
-            .map(|j| self.joint_s(to[j] - from[j], self.joint_speed_deg_s[j]))
-            .fold(0.0, f64::max);
-        Duration::from_secs_f64(seconds)
+        self.joint_speeds()
+            .move_time(ReferenceArm::angles(from), ReferenceArm::angles(to))
+    }
+
+    /// The planners' estimate of this arm's time: the same hops, joint speeds and suction
+    /// dwell this driver moves with.
+    pub fn travel_time(&self) -> JointSpaceModel<ReferenceArm> {
+        JointSpaceModel {
+            arm: self.kinematics,
+            speeds: self.joint_speeds(),
+            suction_s: self.suction_dwell.as_secs_f64(),
+        }
     }
 
     /// The wire's angles for `joints`: hundredths of a degree from home for the three driven

@@ -213,6 +213,7 @@ pub fn end_of_game(variant: Variant, seed: u64, calibration: &Calibration) -> En
             mover,
             &stock,
             CaptureOrder::Shortest,
+            calibration.motion(),
         )
         .unwrap_or_else(|error| panic!("{variant:?} seed {seed} ply {plies}: {error}"));
         let mut recorded = stock.clone();
