@@ -19,6 +19,7 @@ use thiserror::Error;
 use super::board::{BoardCorners, BoardShapeError, Corner};
 use super::kinematics::{ArmModel, Unreachable};
 use super::motion::MotionModel;
+use super::plan::hops;
 use super::point::Point;
 use super::rack::{RackError, RackGrid, RackSection};
 use super::square::BoardSquare;
@@ -328,6 +329,17 @@ pub enum CalibrationError {
         /// Every point the arm cannot reach.
         points: UnreachablePoints,
     },
+    /// Every point is in reach, but the path between them is not: a lift to the travel height
+    /// or the travel at it passes where the arm's joints cannot go.
+    #[error(
+        "the arm's path leaves its reach at {count} point(s): {points}. Change [travel] safe_z \
+         so that the arm can go straight up to it and across at it, or move those spots",
+        count = .points.0.len()
+    )]
+    PathOutOfReach {
+        /// The first unreachable points of each lift, and of the travel.
+        points: UnreachablePoints,
+    },
 }
 
 /// A checked calibration: every point is on a proper board, in reach, and above the pieces.
@@ -416,6 +428,12 @@ impl Calibration {
         if !unreachable.is_empty() {
             return Err(CalibrationError::Unreachable {
                 points: UnreachablePoints(unreachable),
+            });
+        }
+        let off_path = calibration.unreachable_path_points();
+        if !off_path.is_empty() {
+            return Err(CalibrationError::PathOutOfReach {
+                points: UnreachablePoints(off_path),
             });
         }
         Ok(calibration)
@@ -605,6 +623,59 @@ impl Calibration {
                     .map(|why| UnreachablePoint { name, point, why })
             })
             .collect()
+    }
+
+    /// The points of the path between the named points that the arm cannot reach, named for
+    /// the operator: on each straight lift from a spot to the travel height, the very points
+    /// a joint-target controller is sent (the driver's hops; between two of them every joint
+    /// turns evenly, which keeps it within its limits), and across the travel height every
+    /// millimetre of distance from the base axis the travel passes through (the hops go
+    /// around the base axis, so only that distance and the base angle change, and the base
+    /// angles between two reachable ones are reachable). A mechanism bounded by circular arcs,
+    /// like the reference arm's parallelogram, can reach both ends of a lift and not its
+    /// middle: checking the named points alone would not see it.
+    pub fn unreachable_path_points(&self) -> Vec<UnreachablePoint> {
+        let safe_z = self.safe_z();
+        let mut out = Vec::new();
+        let spots: Vec<(String, Point)> = self
+            .named_points()
+            .into_iter()
+            .filter(|(name, _)| !name.starts_with("above "))
+            .collect();
+        for (name, point) in &spots {
+            let lift = hops(*point, point.at_height(safe_z));
+            let first_miss = lift[..lift.len() - 1].iter().find_map(|&on_the_way| {
+                self.arm
+                    .unreachable(on_the_way)
+                    .map(|why| UnreachablePoint {
+                        name: format!("lifting from {name} to the safe height"),
+                        point: on_the_way,
+                        why,
+                    })
+            });
+            out.extend(first_miss);
+        }
+        let radii = spots.iter().map(|(_, point)| point.radius());
+        let (near, far) = radii.fold((f64::INFINITY, 0.0_f64), |(near, far), r| {
+            (near.min(r), far.max(r))
+        });
+        let bearing = self.park.y.atan2(self.park.x);
+        let steps = (far - near).ceil().max(0.0) as usize;
+        let travel_miss = (0..=steps).find_map(|step| {
+            let radius = (near + step as f64).min(far);
+            let on_the_way = Point::new(radius * bearing.cos(), radius * bearing.sin(), safe_z);
+            self.arm
+                .unreachable(on_the_way)
+                .map(|why| UnreachablePoint {
+                    name: format!(
+                        "the travel at the safe height, {radius:.0} mm from the base axis"
+                    ),
+                    point: on_the_way,
+                    why,
+                })
+        });
+        out.extend(travel_miss);
+        out
     }
 
     /// Refuses a travel height at which a carried king would touch the standing pieces: the
