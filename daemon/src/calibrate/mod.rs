@@ -5,11 +5,13 @@
 //! the arm (the Dobot on `devices.arm_port`, or the reference arm through the board
 //! controller on `devices.board_port` with `devices.arm = "controller"`; with `--sim` the
 //! virtual Dobot or the simulated controller's arm beside the simulated board) and by
-//! [`terminal`] for the keys and the screen. `--check` verifies a file
+//! [`terminal`] for the keys and the screen; [`joint_jog`] turns the reference arm's joints
+//! one at a time when the operator switches to joint jogging (`j`). `--check` verifies a file
 //! without the arm ([`check`]). Saving replaces the file atomically and keeps the previous one
 //! as `calibration.toml.bak`.
 
 pub mod check;
+pub mod joint_jog;
 pub mod session;
 pub mod terminal;
 pub mod wizard;

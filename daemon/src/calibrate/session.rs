@@ -40,10 +40,11 @@ pub async fn drive<A: Arm>(
             },
         };
         match wizard.key(key) {
-            Some(request @ (Request::Move(_) | Request::Home)) => {
+            Some(request @ (Request::Move(_) | Request::Turn(_) | Request::Home)) => {
                 console.draw(&wizard.screen());
                 let done = match request {
-                    Request::Move(path) => follow(arm, &path).await,
+                    Request::Move(path) => follow(arm, &path, Motion::Linear).await,
+                    Request::Turn(point) => follow(arm, &[point], Motion::Joint).await,
                     _ => home(arm).await,
                 };
                 match done {
@@ -82,10 +83,11 @@ async fn home<A: Arm>(arm: &mut A) -> Result<Point, A::Error> {
     arm.pose().await.map(Point::from_pose)
 }
 
-/// Moves the tool through `path` in straight lines and returns where it ended.
-async fn follow<A: Arm>(arm: &mut A, path: &[Point]) -> Result<Point, A::Error> {
+/// Moves the tool through `path`, in straight lines ([`Motion::Linear`]) or each joint straight
+/// to its angle ([`Motion::Joint`]), and returns where it ended.
+async fn follow<A: Arm>(arm: &mut A, path: &[Point], motion: Motion) -> Result<Point, A::Error> {
     for point in path {
-        arm.move_to(point.to_pose(0.0), Motion::Linear).await?;
+        arm.move_to(point.to_pose(0.0), motion).await?;
     }
     arm.wait_until_idle().await?;
     arm.pose().await.map(Point::from_pose)

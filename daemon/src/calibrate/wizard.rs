@@ -10,11 +10,14 @@
 use std::fmt::Write as _;
 
 use hal::arm::calibration::{BoardSection, Travel};
+use hal::arm::kinematics::ReferenceArm;
 use hal::arm::{
     ArmModel, BoardCorners, BoardShapeError, BoardSquare, Calibration, CalibrationError,
     CalibrationFile, Corner, FORMAT_VERSION, MotionModel, PieceHeights, Point, RackError,
     RackSection,
 };
+
+use super::joint_jog::{self, JOINT_STEPS_DEG, Joint};
 
 /// The widest piece the wizard takes, mm: a draughts piece is 2-5 cm across; more is a typo.
 const MAX_PIECE_MM: f64 = 100.0;
@@ -52,6 +55,20 @@ pub enum Key {
 }
 
 impl Key {
+    /// The joint a jog key turns in joint jogging, and which way: left and right the base,
+    /// up and down the upper arm, PgUp/PgDn (or `u`/`d`) the forearm.
+    pub fn joint(self) -> Option<(Joint, f64)> {
+        match self {
+            Key::Left => Some((Joint::Base, 1.0)),
+            Key::Right => Some((Joint::Base, -1.0)),
+            Key::PageUp | Key::Char('u') => Some((Joint::Forearm, 1.0)),
+            Key::PageDown | Key::Char('d') => Some((Joint::Forearm, -1.0)),
+            Key::Up => Some((Joint::UpperArm, 1.0)),
+            Key::Down => Some((Joint::UpperArm, -1.0)),
+            _ => None,
+        }
+    }
+
     /// Whether the key jogs the arm by one step (the arrows and PgUp/PgDn; the letters `u`
     /// and `d` also type square names).
     pub fn is_jog(self) -> bool {
@@ -68,6 +85,9 @@ pub enum Request {
     /// Move the tool through these points in order, in straight lines, then report where it
     /// ended ([`Wizard::arrived`]) or why it could not ([`Wizard::arm_failed`]).
     Move(Vec<Point>),
+    /// Turn every joint straight to the angles that put the tool on this point (a joint jog of
+    /// the reference arm), then report as after a move.
+    Turn(Point),
     /// Run the arm's homing (after power-up, so its positions are the ones the daemon will
     /// use), then report where the tool is, as after a move.
     Home,
@@ -241,6 +261,9 @@ pub struct Wizard {
     mode: Mode,
     /// Whether a request to the arm is in flight (keys that move it wait).
     moving: bool,
+    /// Whether the jog keys turn the reference arm's joints one at a time (`j`) instead of
+    /// moving the tool along x, y and z.
+    joint_jogging: bool,
     unsaved: bool,
     message: String,
     /// The square last test-touched: `o` records the tool's position as its override.
@@ -296,6 +319,7 @@ impl Wizard {
             step: 0,
             mode: Mode::Jogging,
             moving: false,
+            joint_jogging: false,
             unsaved: false,
             message: String::new(),
             touched: None,
@@ -355,6 +379,12 @@ impl Wizard {
         self.target
     }
 
+    /// The point taught for `target`, if any.
+    #[cfg(test)]
+    pub fn taught(&self, target: Target) -> Option<Point> {
+        self.recorded(target)
+    }
+
     /// The last message for the operator.
     #[cfg(test)]
     pub fn message(&self) -> &str {
@@ -375,6 +405,11 @@ impl Wizard {
     }
 
     fn jogging(&mut self, key: Key) -> Option<Request> {
+        if let (true, ArmModel::Reference(arm)) = (self.joint_jogging, self.draft.arm)
+            && key.joint().is_some()
+        {
+            return self.turn_joint(&arm, key);
+        }
         let step = STEPS_MM[self.step];
         let jog = |dx: f64, dy: f64, dz: f64| (dx * step, dy * step, dz * step);
         let delta = match key {
@@ -393,7 +428,11 @@ impl Wizard {
         match key {
             Key::Char(' ') => {
                 self.step = (self.step + 1) % STEPS_MM.len();
-                self.message = format!("jog step {} mm", STEPS_MM[self.step]);
+                self.message = format!("jog step {}", self.step_text());
+                None
+            }
+            Key::Char('j') => {
+                self.toggle_joint_jogging();
                 None
             }
             Key::Enter => {
@@ -558,6 +597,72 @@ impl Wizard {
         }
         self.moving = true;
         Some(Request::Move(path))
+    }
+
+    /// Switches between Cartesian and joint jogging; only the reference arm's joints are
+    /// jogged one by one (the Dobot's firmware moves in x, y and z).
+    fn toggle_joint_jogging(&mut self) {
+        if !matches!(self.draft.arm, ArmModel::Reference(_)) {
+            self.message = format!(
+                "joint jogging turns the reference arm's joints; {} is jogged in x, y and z",
+                arm_name(&self.draft.arm)
+            );
+            return;
+        }
+        self.joint_jogging = !self.joint_jogging;
+        self.message = if self.joint_jogging {
+            String::from(
+                "joint jogging: left/right turn the base, up/down the upper arm, PgUp/PgDn \
+                 (u/d) the forearm; j for x, y, z again",
+            )
+        } else {
+            String::from("jogging in x, y and z")
+        };
+    }
+
+    /// A joint jog of the reference arm from where the tool is, refused with the joint and its
+    /// range when it would leave them.
+    fn turn_joint(&mut self, arm: &ReferenceArm, key: Key) -> Option<Request> {
+        if self.moving {
+            return None;
+        }
+        let (joint, sign) = key.joint()?;
+        match joint_jog::jog(arm, self.pose, joint, sign * JOINT_STEPS_DEG[self.step]) {
+            Ok(turned) => {
+                self.moving = true;
+                Some(Request::Turn(turned.tool))
+            }
+            Err(why) => {
+                self.message = why;
+                None
+            }
+        }
+    }
+
+    /// The jog step with its unit.
+    fn step_text(&self) -> String {
+        if self.joint_jogging {
+            format!("{} deg", JOINT_STEPS_DEG[self.step])
+        } else {
+            format!("{} mm", STEPS_MM[self.step])
+        }
+    }
+
+    /// The reference arm's joint angles where the tool is, for the screen in joint jogging.
+    fn joints_text(&self) -> Option<String> {
+        let ArmModel::Reference(arm) = self.draft.arm else {
+            return None;
+        };
+        if !self.joint_jogging {
+            return None;
+        }
+        Some(match joint_jog::joints_at(&arm, self.pose) {
+            Ok(joints) => format!(
+                "joints: theta0 {:.1} deg, theta1 {:.1} deg, theta2 {:.1} deg",
+                joints.theta0, joints.theta1, joints.theta2
+            ),
+            Err(why) => why,
+        })
     }
 
     /// A path that rises to the travel height (when known), crosses, and goes down onto
@@ -959,11 +1064,14 @@ impl Wizard {
         );
         let _ = writeln!(
             text,
-            "tool at {}   jog step {} mm{}",
+            "tool at {}   jog step {}{}",
             self.pose,
-            STEPS_MM[self.step],
+            self.step_text(),
             if self.moving { "   (moving)" } else { "" }
         );
+        if let Some(joints) = self.joints_text() {
+            let _ = writeln!(text, "{joints}");
+        }
         let _ = writeln!(text);
         for target in self.targets() {
             let marker = if target == self.target { ">" } else { " " };
@@ -981,7 +1089,9 @@ impl Wizard {
         }
         let _ = writeln!(
             text,
-            "\nkeys: arrows jog x/y, PgUp/PgDn (or u/d) jog z, Space 1/10 mm, Enter record, \
+            "\nkeys: arrows jog x/y, PgUp/PgDn (or u/d) jog z, Space 1/10 mm, j joint jogging \
+             (the reference arm: arrows turn the base and the upper arm, PgUp/PgDn the \
+             forearm, Space 1/0.1 deg), Enter record, \
              Tab/n next, Shift-Tab/p previous, g go to the point, x delete, t test-touch a \
              square, o teach the touched square on its own, r the rack's size, w a piece's diameter, h \
              home the arm, s save, q quit"

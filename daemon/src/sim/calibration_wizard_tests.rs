@@ -253,6 +253,143 @@ async fn a_scripted_calibration_of_the_controllers_arm_finds_its_board() {
     crate::devices::controller_arm_config(&saved).unwrap();
 }
 
+/// The joint-jogging keys (after `j`) that turn the reference arm from the tool at `from`
+/// until the tool is at `to`: upper arm (off the end of its range at home), then base, then
+/// forearm, whole degrees and then
+/// tenths (Space before and after). Each step is checked with the wizard's own jog, so a
+/// script that would leave a joint's range fails here rather than going astray.
+fn joint_jog(arm: &ReferenceArm, from: Point, to: Point) -> Vec<Key> {
+    use crate::calibrate::joint_jog::{JOINT_STEPS_DEG, jog, joints_at};
+    let target = joints_at(arm, to).unwrap();
+    let mut keys = Vec::new();
+    let mut at = from;
+    for (plus, minus, angle) in [
+        (Key::Up, Key::Down, target.theta2),
+        (Key::Left, Key::Right, target.theta0),
+        (Key::PageUp, Key::PageDown, target.theta1),
+    ] {
+        for (fine, step) in JOINT_STEPS_DEG.into_iter().enumerate() {
+            if fine == 1 {
+                keys.push(Key::Char(' '));
+            }
+            loop {
+                let now = joints_at(arm, at).unwrap();
+                let current = match plus {
+                    Key::Left => now.theta0,
+                    Key::Up => now.theta2,
+                    _ => now.theta1,
+                };
+                let left = angle - current;
+                if left.abs() < step / 2.0 {
+                    break;
+                }
+                let key = if left > 0.0 { plus } else { minus };
+                let (joint, sign) = key.joint().unwrap();
+                at = jog(arm, at, joint, sign * step).unwrap().tool;
+                keys.push(key);
+            }
+        }
+        keys.push(Key::Char(' '));
+    }
+    keys
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_corner_is_reached_by_joint_jogs_and_recorded_within_1mm() {
+    let variant = Variant::Russian;
+    let arm = ReferenceArm::default();
+    let model = ArmModel::Reference(arm);
+    let (mut controller_arm, board, expected) = controller_rig::standalone_arm_on_board(
+        variant,
+        &crate::calibrate::wizard_controller_config(&model),
+    )
+    .await
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let home = Point::from_pose(board.arm_tip().unwrap());
+    let corner = expected.corners().corner(Corner::NearLeft);
+    let mut keys = vec![Key::Char('j')];
+    keys.extend(joint_jog(&arm, home, corner));
+    keys.push(Key::Enter);
+    let (mut console, mut receiver) = Recorder::new(keys, dir.path().join("calibration.toml"));
+    let mut wizard = Wizard::new(8, None).for_arm(model);
+    assert_eq!(wizard.target(), Target::Corner(Corner::NearLeft));
+    drive(
+        &mut controller_arm,
+        &mut wizard,
+        &mut receiver,
+        &mut console,
+    )
+    .await
+    .unwrap();
+
+    assert_eq!(console.refusals, Vec::<String>::new());
+    let screen = &console.last_screen;
+    assert!(
+        screen.contains("jog step 1 deg") && screen.contains("joints: theta0 "),
+        "{screen}"
+    );
+    let taught = wizard.taught(Target::Corner(Corner::NearLeft)).unwrap();
+    assert!(
+        taught.distance(corner) <= 1.0,
+        "taught {taught}, the corner is at {corner}:\n{screen}"
+    );
+    // The simulated controller's joints really put the tool there.
+    let tip = Point::from_pose(board.arm_tip().unwrap());
+    assert!(
+        tip.distance(taught) <= 0.1,
+        "the tool is at {tip}, taught {taught}"
+    );
+}
+
+#[test]
+fn joint_jogging_is_for_the_reference_arm_and_stops_at_its_limits() {
+    let mut dobot = Wizard::new(8, None);
+    dobot.arrived(Point::new(200.0, 0.0, 50.0));
+    assert_eq!(dobot.key(Key::Char('j')), None);
+    assert!(
+        dobot
+            .message()
+            .contains("Dobot Magician is jogged in x, y and z")
+    );
+    // Still Cartesian: up moves the tool 10 mm forward.
+    assert_eq!(
+        dobot.key(Key::Up),
+        Some(Request::Move(vec![Point::new(210.0, 0.0, 50.0)]))
+    );
+
+    let arm = ReferenceArm::default();
+    let mut wizard = Wizard::new(8, None).for_arm(ArmModel::Reference(arm));
+    let home = hal::arm::kinematics::Kinematics::forward(
+        &arm,
+        &hal::arm::kinematics::ReferenceJoints::new(0.0, 0.0, 90.0),
+    );
+    wizard.arrived(home);
+    assert_eq!(wizard.key(Key::Char('j')), None);
+    // The upper arm is upright, at the end of its range: up is refused, down turns it.
+    assert_eq!(wizard.key(Key::Up), None);
+    assert!(
+        wizard
+            .message()
+            .contains("theta2 (the upper arm) would turn to 91.0 deg"),
+        "{}",
+        wizard.message()
+    );
+    let Some(Request::Turn(tool)) = wizard.key(Key::Down) else {
+        panic!("down turns the upper arm")
+    };
+    assert!(tool.x > home.x && tool.z < home.z, "{tool} from {home}");
+    wizard.arrived(tool);
+    assert!(
+        wizard.screen().contains("theta2 89.0 deg"),
+        "{}",
+        wizard.screen()
+    );
+    // Back to Cartesian jogs.
+    assert_eq!(wizard.key(Key::Char('j')), None);
+    assert!(matches!(wizard.key(Key::Up), Some(Request::Move(_))));
+}
+
 #[test]
 fn a_file_for_another_arm_is_taught_again_for_this_one() {
     let example: hal::arm::CalibrationFile =
