@@ -25,6 +25,21 @@
 //! visitor whose moves cost on average less than [`CAREFUL_BELOW`], the robot never plays a move
 //! that costs [`GIVE_AWAY`] or more.
 //!
+//! A careful visitor is read differently, since the short search cannot tell depth-4
+//! alpha-beta's moves from level 5's:
+//!
+//! - **A reply the robot's full search expected costs nothing**, unscored: the short search's
+//!   cost of a deeper choice is its own noise, and counting it made the robot concede moves of
+//!   that cost to level 5, which conceded none.
+//! - **Its lean starts beyond [`CAREFUL_LEAN_MARGIN`]** (with [`CAREFUL_LEAN`]): a smaller lead
+//!   is the short search's noise too.
+//! - **Its full search is cut** while it is ahead (a ply below the depth it reached, each such
+//!   move) and deepens again otherwise ([`Adaptive::follow_lead`]): against a weaker careful
+//!   visitor the robot plays shallower until the game stays level, never a deliberate blunder.
+//! - **No scoring when nothing would come of it**: after an expected reply, with nothing drawn
+//!   and no lead, the move is the full search's at once ([`Adaptive::full_strength_unscored`]),
+//!   and the scoring's time goes to it.
+//!
 //! The robot's v is its expected score from the short search's score of the move it played,
 //! moved by the same handicap (alpha-beta's logistic curve, not a level's calibration map): the
 //! maps were fitted for fixed strengths, and with the robot's errors matched to the visitor's
@@ -61,6 +76,26 @@ pub const COST_CAP: i32 = 500;
 /// cost it draws, and how much of its deficit is taken off.
 pub const LEAN: f32 = 0.5;
 
+/// Against a careful visitor (see [`CAREFUL_BELOW`]), how much of the robot's lead beyond
+/// [`CAREFUL_LEAN_MARGIN`] is added to the cost it draws. Such a visitor's drawn costs are
+/// mostly nothing (their replies are the ones the robot's full search expected), so the lead is
+/// what weakens the robot against a careful but weaker visitor (depth-4 alpha-beta): half of it
+/// let the robot keep a growing advantage and score 75% there (44 games, seed 1, 100 ms).
+pub const CAREFUL_LEAN: f32 = 0.5;
+
+/// The deepest the robot's full search goes (plies): deeper than level 5 gets within its move
+/// time, so at this cap the full search is level 5's.
+pub const FULL_DEPTH: u32 = 64;
+
+/// The shallowest the robot's full search is cut to against a careful visitor: still sees a
+/// piece taken back at once.
+pub const MIN_DEPTH: u32 = 3;
+
+/// Against a careful visitor, a lead (hundredths of a man, beyond the target's edge) within
+/// this is none: the short search's scores of a level position differ by as much, and against
+/// a visitor as strong as level 5 a move given away for it is not won back.
+pub const CAREFUL_LEAN_MARGIN: i32 = 20;
+
 /// How much the robot's score is moved (hundredths of a man) per hundredth of a man the
 /// visitor's moves cost on average, to read the visitor's chances: the logistic curve assumes
 /// two sound players, and a visitor who leaves pieces cannot win a level game, nor one a piece
@@ -87,6 +122,16 @@ pub struct Adaptive {
     assumed: usize,
     /// The position after the robot's last move, where the visitor's reply is measured.
     left: Option<Position>,
+    /// After a full-strength move: the visitor's reply its search expected (the second move of
+    /// its line) and its score for the robot (hundredths of a man). That reply is measured by
+    /// the deeper search, not the short one (see [`Adaptive::observe_expected`]).
+    expected: Option<(Move, i32)>,
+    /// How deep the robot's full search may go against a careful visitor (plies). A careful
+    /// visitor's moves cost little whether they play like depth-2 alpha-beta or like level 5, so
+    /// their strength is read from the game instead: each move the robot is ahead beyond the
+    /// target's edge and [`CAREFUL_LEAN_MARGIN`] cuts it a ply below the depth its search last
+    /// reached, each other move raises it by one.
+    depth: u32,
 }
 
 /// What the adaptive level chose among the scored moves.
@@ -107,6 +152,8 @@ impl Adaptive {
             costs: NEW_VISITOR_COSTS.into_iter().collect(),
             assumed: NEW_VISITOR_COSTS.len(),
             left: None,
+            expected: None,
+            depth: FULL_DEPTH,
         }
     }
 
@@ -165,22 +212,104 @@ impl Adaptive {
         self.costs.push_back(cost.clamp(0, COST_CAP));
     }
 
-    /// Remembers the robot's move: `after` is the position it leaves the visitor.
-    pub fn played(&mut self, after: Position) {
+    /// Remembers the robot's move: `after` is the position it leaves the visitor, and
+    /// `expected` the reply its full-strength search expected with that search's score for the
+    /// robot (`None` after a weaker move, or a line of one move).
+    pub fn played(&mut self, after: Position, expected: Option<(Move, i32)>) {
         self.left = Some(after);
+        self.expected = expected;
+    }
+
+    /// The reply the robot's last (full-strength) move expected and its search's score, once.
+    pub fn take_expected(&mut self) -> Option<(Move, i32)> {
+        self.expected.take()
+    }
+
+    /// Learns from a visitor's reply that the robot's full-strength search expected: it costs
+    /// nothing. The short search's cost of such a move is its own noise (it often disagrees
+    /// with a deeper choice, by 10-60 hundredths), and counting it made the robot concede
+    /// moves of that cost to a visitor who conceded none.
+    pub fn observe_expected(&mut self) {
+        self.observe(0);
+    }
+
+    /// How deep the robot's full search may go (plies): [`FULL_DEPTH`] against a visitor who is
+    /// not careful (their costs say how they play), else as the game taught (see
+    /// [`Adaptive::follow_lead`]).
+    pub fn depth(&self) -> u32 {
+        if self.careful() {
+            self.depth
+        } else {
+            FULL_DEPTH
+        }
+    }
+
+    /// After the robot's move, at `score` for it (hundredths of a man; the best of the scored
+    /// moves, or its full search's): against a careful visitor, a ply less than `reached` (the
+    /// depth the full search last reached; the cap when it did not search) while ahead beyond
+    /// the target's edge and [`CAREFUL_LEAN_MARGIN`], a ply more otherwise (a game held level
+    /// lets the search deepen again: cut only while behind, it stayed shallow against level 5
+    /// after one good phase).
+    pub fn follow_lead(&mut self, score: i32, reached: Option<u32>) {
+        if !self.careful() {
+            return;
+        }
+        let lead = score.clamp(-COST_CAP, COST_CAP) + self.handicap() - self.target_edge;
+        if lead > CAREFUL_LEAN_MARGIN {
+            let from = reached.map_or(self.depth, |reached| reached.min(self.depth));
+            self.depth = from.saturating_sub(1).max(MIN_DEPTH);
+        } else {
+            self.depth = (self.depth + 1).min(FULL_DEPTH);
+        }
+    }
+
+    /// Whether the visitor plays carefully: their moves cost less than [`CAREFUL_BELOW`] on
+    /// average, and the robot then leaves no piece for nothing.
+    pub fn careful(&self) -> bool {
+        self.visitor_cost() < CAREFUL_BELOW as f32
+    }
+
+    /// One of the visitor's costs, drawn by `rng`: what the robot's next move may cost before
+    /// the lean.
+    pub fn draw(&self, rng: &mut SplitMix) -> i32 {
+        self.costs[rng.below(self.costs.len())]
+    }
+
+    /// Whether the robot's move is level 5's full search without scoring its moves first: the
+    /// visitor is careful, the cost `drawn` is nothing, and the robot, at `score` by its last
+    /// full search (its expected line followed since), is not ahead of the target's edge by
+    /// more than [`CAREFUL_LEAN_MARGIN`], so
+    /// that [`choose_drawn`](Adaptive::choose_drawn) would choose full strength anyway. The
+    /// scoring's few hundredths of a second then go to the search, which against a visitor as
+    /// strong as level 5 is most of the difference (at 200 ms a move, a sixth of the time).
+    pub fn full_strength_unscored(&self, drawn: i32, score: i32) -> bool {
+        self.careful()
+            && drawn == 0
+            && score.clamp(-COST_CAP, COST_CAP) + self.handicap() - self.target_edge
+                <= CAREFUL_LEAN_MARGIN
     }
 
     /// The move to play among `scored` (every legal move with the robot's score after it): one
     /// of the visitor's costs drawn from `rng`, leaned towards the target, and the move whose
     /// cost is nearest (drawn among equals); full strength when that is the best move.
     pub fn choose(&self, scored: &[(Move, i32)], rng: &mut SplitMix) -> Choice {
+        let drawn = self.draw(rng);
+        self.choose_drawn(scored, drawn, rng)
+    }
+
+    /// [`choose`](Adaptive::choose) with the visitor's cost already drawn.
+    pub fn choose_drawn(&self, scored: &[(Move, i32)], drawn: i32, rng: &mut SplitMix) -> Choice {
         let Some(best) = scored.iter().map(|&(_, score)| score).max() else {
             return Choice::FullStrength;
         };
-        let drawn = self.costs[rng.below(self.costs.len())];
         let lead = best.clamp(-COST_CAP, COST_CAP) + self.handicap() - self.target_edge;
-        let wanted = drawn as f32 + LEAN * lead as f32;
-        let careful = self.visitor_cost() < CAREFUL_BELOW as f32;
+        let careful = self.careful();
+        let wanted = if careful {
+            let beyond = lead.signum() * (lead.abs() - CAREFUL_LEAN_MARGIN).max(0);
+            drawn as f32 + CAREFUL_LEAN * beyond as f32
+        } else {
+            drawn as f32 + LEAN * lead as f32
+        };
         let allowed = |&&(_, score): &&(Move, i32)| !careful || cost(best, score) < GIVE_AWAY;
         let distance = |score: i32| (cost(best, score) as f32 - wanted).abs();
         let nearest = scored
@@ -210,6 +339,13 @@ impl Adaptive {
 /// won ones, there is nothing to choose).
 pub fn cost(best: i32, score: i32) -> i32 {
     best.clamp(-COST_CAP, COST_CAP) - score.clamp(-COST_CAP, COST_CAP)
+}
+
+/// The score (hundredths of a man) whose win probability on alpha-beta's logistic curve is
+/// `p`: the inverse of [`search::win_probability`], within 1% of a certain result.
+pub fn score_of(p: f32) -> i32 {
+    let p = p.clamp(0.01, 0.99);
+    (search::SCORE_PER_LOGIT * (p / (1.0 - p)).ln()).round() as i32
 }
 
 /// The robot's score (hundredths of a man) whose win probability on alpha-beta's logistic curve

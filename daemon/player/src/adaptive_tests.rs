@@ -1,7 +1,8 @@
 use rules::{Move, Position, Variant};
 
 use super::{
-    Adaptive, CAREFUL_BELOW, COST_CAP, Choice, GIVE_AWAY, MEMORY, NEW_VISITOR_COSTS, cost, edge_for,
+    Adaptive, CAREFUL_BELOW, CAREFUL_LEAN_MARGIN, COST_CAP, Choice, FULL_DEPTH, GIVE_AWAY, MEMORY,
+    MIN_DEPTH, NEW_VISITOR_COSTS, cost, edge_for, score_of,
 };
 use crate::rng::SplitMix;
 
@@ -89,10 +90,10 @@ fn the_position_left_to_the_visitor_is_measured_once() {
     let position = Position::new(Variant::Russian);
     let mut adaptive = Adaptive::new(0.5);
     assert_eq!(adaptive.take_left(), None);
-    adaptive.played(position);
+    adaptive.played(position, None);
     assert_eq!(adaptive.take_left(), Some(position));
     assert_eq!(adaptive.take_left(), None);
-    adaptive.played(position);
+    adaptive.played(position, None);
     adaptive.forget_visitor();
     assert_eq!(adaptive.take_left(), None);
 }
@@ -213,4 +214,100 @@ fn the_target_edge_is_the_score_that_leaves_the_visitor_the_target() {
     assert!(edge_for(0.3) > edge_for(0.45));
     let robot = search::win_probability(edge_for(0.45));
     assert!((robot - 0.55).abs() < 0.01, "{robot}");
+}
+
+#[test]
+fn a_reply_the_full_search_expected_costs_nothing() {
+    let mut adaptive = visitor_costing(40);
+    adaptive.observe_expected();
+    assert_eq!(remembered(&adaptive).last(), Some(&0));
+    assert_eq!(remembered(&adaptive).len(), MEMORY);
+    // Remembered with the robot's move, handed out once.
+    let reply = Position::new(Variant::Russian).legal_moves()[0];
+    adaptive.played(Position::new(Variant::Russian), Some((reply, 35)));
+    assert_eq!(adaptive.take_expected(), Some((reply, 35)));
+    assert_eq!(adaptive.take_expected(), None);
+}
+
+#[test]
+fn full_strength_goes_unscored_only_where_choosing_would_give_it() {
+    // A careful visitor whose moves cost a little, and a careless one.
+    let careful = visitor_alternating(0, 20);
+    let careless = visitor_costing(100);
+    assert!(careful.careful() && !careless.careful());
+    let mut rng = SplitMix::new(3);
+    let mut unscored = 0;
+    for adaptive in [&careful, &careless] {
+        for drawn in [0, 20, 100] {
+            for score in (-300..=300).step_by(10) {
+                if adaptive.full_strength_unscored(drawn, score) {
+                    unscored += 1;
+                    let choice = adaptive.choose_drawn(&spread(score), drawn, &mut rng);
+                    assert_eq!(choice, Choice::FullStrength, "{drawn} at {score}");
+                }
+            }
+        }
+    }
+    // Level or behind with nothing drawn, it is the careful visitor's usual case.
+    assert!(careful.full_strength_unscored(0, even(&careful)));
+    assert!(careful.full_strength_unscored(0, even(&careful) - 200));
+    assert!(unscored > 0);
+    // Ahead of the target's edge, the moves are scored, for the lean.
+    assert!(!careful.full_strength_unscored(0, even(&careful) + 100));
+    assert!(!careful.full_strength_unscored(20, even(&careful)));
+    assert!(!careless.full_strength_unscored(0, even(&careless)));
+}
+
+#[test]
+fn a_win_probability_reads_back_as_its_score() {
+    for score in [-400, -100, -7, 0, 30, 250] {
+        assert!(
+            (score_of(search::win_probability(score)) - score).abs() <= 1,
+            "{score}"
+        );
+    }
+    // A certain result is as far as the cap of a move's cost and more.
+    assert!(score_of(1.0) > COST_CAP && score_of(0.0) < -COST_CAP);
+}
+
+#[test]
+fn ahead_of_a_careful_visitor_its_search_gets_shallower_and_otherwise_deeper_again() {
+    let mut adaptive = visitor_alternating(0, 10);
+    let even = even(&adaptive);
+    assert_eq!(adaptive.depth(), FULL_DEPTH);
+    // Within the margin it is no lead.
+    adaptive.follow_lead(even + CAREFUL_LEAN_MARGIN, Some(12));
+    assert_eq!(adaptive.depth(), FULL_DEPTH);
+    // Ahead: a ply below what the search reached, not below the cap it never met.
+    adaptive.follow_lead(even + 100, Some(12));
+    assert_eq!(adaptive.depth(), 11);
+    adaptive.follow_lead(even + 100, None);
+    assert_eq!(adaptive.depth(), 10);
+    // A level game lets it deepen again.
+    adaptive.follow_lead(even, Some(10));
+    assert_eq!(adaptive.depth(), 11);
+    for _ in 0..20 {
+        adaptive.follow_lead(even + 300, Some(20));
+    }
+    assert_eq!(adaptive.depth(), MIN_DEPTH);
+    // Behind: a ply more each move, up to level 5's own search.
+    adaptive.follow_lead(even - 100, Some(MIN_DEPTH));
+    assert_eq!(adaptive.depth(), MIN_DEPTH + 1);
+    for _ in 0..100 {
+        adaptive.follow_lead(even - 100, None);
+    }
+    assert_eq!(adaptive.depth(), FULL_DEPTH);
+    // What the game taught is forgotten with the visitor.
+    adaptive.follow_lead(even + 100, Some(8));
+    adaptive.forget_visitor();
+    assert_eq!(adaptive.depth(), FULL_DEPTH);
+}
+
+#[test]
+fn against_a_visitor_who_is_not_careful_the_search_is_never_cut() {
+    let mut adaptive = visitor_costing(100);
+    for _ in 0..20 {
+        adaptive.follow_lead(1_000, Some(10));
+    }
+    assert_eq!(adaptive.depth(), FULL_DEPTH);
 }

@@ -462,43 +462,81 @@ impl Brain {
         stop: &AtomicBool,
         moves: &[Move],
     ) -> (Adaptive, Thought) {
-        let (scored, scoring_nodes) = self.score_each_move(position, history);
-        let best = scored.iter().map(|&(_, score)| score).max().unwrap_or(0);
+        let left = adaptive.take_left();
+        let expected = adaptive.take_expected();
         let mut measuring_nodes = 0;
+        // The robot's score by its last full search, when the visitor answered as it expected.
+        let mut expected_score = None;
         if let Some((before, earlier)) = history.split_last()
-            && adaptive.take_left().as_ref() == Some(before)
+            && left.as_ref() == Some(before)
         {
-            // The visitor's moves, scored as the robot's are: what the one played cost them.
-            let (theirs, nodes) = self.score_each_move(before, earlier);
-            measuring_nodes = nodes;
-            let their_best = theirs.iter().map(|&(_, score)| score).max();
-            let played = theirs.iter().find(|(mv, _)| {
-                let mut after = *before;
-                after.play_unchecked(mv);
-                after == *position
-            });
-            // A forced move (a capture with no other) says nothing of how the visitor plays.
-            if theirs.len() > 1
-                && let (Some(their_best), Some(&(_, score))) = (their_best, played)
-            {
-                adaptive.observe(crate::adaptive::cost(their_best, score));
+            let reply_expected =
+                expected.filter(|(reply, _)| before.play(reply).ok().as_ref() == Some(position));
+            if let Some((_, score)) = reply_expected {
+                // What the deeper search expected costs nothing, and needs no scoring; a forced
+                // move (a capture with no other) says nothing of how the visitor plays.
+                if before.legal_moves().len() > 1 {
+                    adaptive.observe_expected();
+                }
+                expected_score = Some(score);
+            } else {
+                // The visitor's moves, scored as the robot's are: what the one played cost them.
+                let (theirs, nodes) = self.score_each_move(before, earlier);
+                measuring_nodes = nodes;
+                let their_best = theirs.iter().map(|&(_, score)| score).max();
+                let played = theirs.iter().find(|(mv, _)| {
+                    let mut after = *before;
+                    after.play_unchecked(mv);
+                    after == *position
+                });
+                if theirs.len() > 1
+                    && let (Some(their_best), Some(&(_, score))) = (their_best, played)
+                {
+                    adaptive.observe(crate::adaptive::cost(their_best, score));
+                }
             }
         }
-        let choice = adaptive.choose(&scored, &mut self.rng);
+        let drawn = adaptive.draw(&mut self.rng);
+        let unscored =
+            expected_score.is_some_and(|score| adaptive.full_strength_unscored(drawn, score));
+        let (scored, scoring_nodes) = if unscored {
+            (Vec::new(), 0)
+        } else {
+            self.score_each_move(position, history)
+        };
+        let choice = if unscored {
+            Choice::FullStrength
+        } else {
+            adaptive.choose_drawn(&scored, drawn, &mut self.rng)
+        };
         tracing::debug!(
-            "adaptive: best score {best}, the visitor's mean move cost {:.0}: {choice:?}",
+            "adaptive: unscored {unscored}, the visitor's mean move cost {:.0}: {choice:?}",
             adaptive.visitor_cost()
         );
-        let (mut thought, score) = match choice {
+        let lead_score = if unscored {
+            expected_score.unwrap_or(0)
+        } else {
+            scored.iter().map(|&(_, score)| score).max().unwrap_or(0)
+        };
+        let mut reached = None;
+        let (mut thought, score, expected) = match choice {
             Choice::FullStrength => {
-                let thought = self
-                    .table_move(position)
-                    .unwrap_or_else(|| self.alpha_beta(position, history, stop, moves));
+                // Level 5's search, as deep as the visitor has shown they need.
+                let thought = self.table_move(position).unwrap_or_else(|| {
+                    let depth = adaptive.depth();
+                    let (thought, depth) =
+                        self.capped_alpha_beta(position, history, stop, moves, depth);
+                    reached = Some(depth);
+                    thought
+                });
+                // The full search's own score: deeper than the short one, and there unscored.
+                let searched = crate::adaptive::score_of(thought.raw_v);
                 let score = scored
                     .iter()
                     .find(|&&(mv, _)| mv == thought.mv)
-                    .map_or(best, |&(_, score)| score);
-                (thought, score)
+                    .map_or(searched, |&(_, score)| score);
+                let expected = thought.pv.get(1).map(|&reply| (reply, searched));
+                (thought, score, expected)
             }
             Choice::Weaker(mv, score) => (
                 Thought {
@@ -509,15 +547,43 @@ impl Brain {
                     playouts_or_nodes: 0,
                 },
                 score,
+                None,
             ),
         };
         let mut after = *position;
         after.play_unchecked(&thought.mv);
-        adaptive.played(after);
+        adaptive.played(after, expected);
+        adaptive.follow_lead(lead_score, reached);
         thought.v = adaptive.v(score);
         thought.raw_v = thought.v;
         thought.playouts_or_nodes += scoring_nodes + measuring_nodes;
         (adaptive, thought)
+    }
+
+    /// The adaptive level's full search: level 5's alpha-beta (until the move time, and as far as
+    /// [`UNTIMED_NODES`] without one), cut at `depth` plies (see
+    /// [`Adaptive::depth`](crate::adaptive::Adaptive::depth)); and the depth it reached.
+    fn capped_alpha_beta(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        stop: &AtomicBool,
+        moves: &[Move],
+        depth: u32,
+    ) -> (Thought, u32) {
+        let limits = Limits {
+            depth,
+            nodes: UNTIMED_NODES,
+        };
+        let result = self.searcher.search(position, history, limits, stop);
+        let thought = Thought {
+            mv: result.best.unwrap_or(moves[0]),
+            v: result.win_probability,
+            raw_v: result.win_probability,
+            pv: result.pv,
+            playouts_or_nodes: result.nodes,
+        };
+        (thought, result.depth)
     }
 
     /// The endgame tables' move in `position` (see `tables.rs`), as a thought whose v is the

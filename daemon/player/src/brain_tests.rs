@@ -11,7 +11,7 @@ use rules::{Game, Move, Position, Variant};
 
 use network::calibration::ValueCalibration;
 
-use super::{Brain, Player, Thought, model_name, near_equal_choice};
+use super::{ALTERNATIVES_NODES, Brain, Player, Thought, model_name, near_equal_choice};
 use crate::levels::{LEVEL_5_CALIBRATION, Level};
 use crate::rng::SplitMix;
 
@@ -560,5 +560,59 @@ fn the_coachs_alternatives_are_not_searched_again_to_measure_the_visitors_move()
     assert!(
         searched_once < searched_twice,
         "{searched_once} nodes after the coach's search, {searched_twice} without"
+    );
+}
+
+/// A careful visitor who answers with the reply the adaptive level's full search expected: that
+/// reply costs nothing, and while the robot is not ahead its next move is the full search alone,
+/// without the few hundredths of a second of scoring every move.
+#[test]
+fn the_adaptive_level_takes_the_reply_it_expected_as_free_and_then_does_not_score() {
+    let mut settings = Settings::default();
+    settings.play.level = checkerbot_config::PlayLevel::Adaptive;
+    let mut brain = Brain::new(&settings, 1);
+    // Raised: level 5's full search answers at once (a few nodes); the scoring searches are
+    // not stopped (tens of thousands).
+    let stop = AtomicBool::new(true);
+    let mut game = Game::new(Variant::Russian);
+    let mut after_expected = None;
+    let (mut unscored, mut expected) = (0, 0);
+    for _ in 0..30 {
+        if game.outcome().is_some() {
+            break;
+        }
+        let positions = game.positions();
+        let history = &positions[..positions.len() - 1];
+        let thought = brain.think(game.position(), history, &stop).unwrap();
+        if after_expected.take().is_some() {
+            expected += 1;
+            if thought.playouts_or_nodes < ALTERNATIVES_NODES / 10 {
+                unscored += 1;
+            }
+        }
+        game.play(&thought.mv).unwrap();
+        if game.outcome().is_some() {
+            break;
+        }
+        let positions = game.positions();
+        let history = &positions[..positions.len() - 1];
+        let reply = match thought.pv.get(1) {
+            Some(&reply) if game.position().legal_moves().contains(&reply) => {
+                after_expected = Some(reply);
+                reply
+            }
+            _ => {
+                let scored = brain.alternatives(game.position(), history);
+                scored.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0
+            }
+        };
+        game.play(&reply).unwrap();
+    }
+    let cost = brain.adaptive_visitor_cost().unwrap();
+    assert!(cost < 25.0, "the visitor's mean cost {cost}");
+    assert!(expected >= 5, "{expected} expected replies");
+    assert!(
+        unscored * 2 >= expected,
+        "{unscored} of {expected} moves after an expected reply went unscored"
     );
 }
