@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use hal::arm::{
     ArmStep, BoardSquare, Calibration, CaptureOrder, JointStep, Kinematics as _, KingReserve,
-    PieceKind, Plan, RobotMove, TravelTime, plan_move,
+    PieceKind, Plan, ResetOrder, RobotMove, TravelTime, plan_move, plan_reset,
 };
 use hal::controller::device::{ControllerArm, ControllerArmConfig};
 use hal::device::{Arm, Motion};
@@ -150,5 +150,41 @@ async fn a_slow_base_orders_the_move_otherwise_and_that_order_is_really_faster()
     assert!(
         joint_took < distance_took,
         "the joint-space order took {joint_took:?}, the Cartesian one {distance_took:?}"
+    );
+}
+
+#[test]
+fn a_reset_is_ordered_and_timed_by_the_joint_space_estimate() {
+    // The reset rig's world (a rack, eight spare kings), taught for the reference arm.
+    let mut file = crate::reset_rig::calibration(8).to_file();
+    file.arm = hal::arm::ArmModel::Reference(hal::arm::ReferenceArm::default());
+    let calibration = Calibration::from_file(file).unwrap();
+    let joints = config(&calibration, [15.0, 120.0, 120.0, 120.0], 400.0).travel_time();
+    let end = crate::reset_rig::end_of_game(rules::Variant::Russian, 3, &calibration);
+    let target = crate::reset_rig::layout(&rules::Position::new(rules::Variant::Russian));
+    let plan_by = |travel: &dyn TravelTime| {
+        plan_reset(
+            &calibration,
+            &end.board,
+            &end.stock,
+            &target,
+            ResetOrder::Shortest,
+            travel,
+        )
+        .unwrap()
+    };
+    let (by_joints, by_distance) = (plan_by(&joints), plan_by(calibration.motion()));
+    let reset = by_joints.plan();
+    assert!((reset.duration_s() - reset.plan().duration_s(&joints)).abs() < 1e-9);
+    assert_ne!(
+        reset.carries(),
+        by_distance.plan().carries(),
+        "both estimates chose the same order"
+    );
+    let other = by_distance.plan().plan().duration_s(&joints);
+    assert!(
+        reset.duration_s() < other,
+        "by the joints {:.2} s, the Cartesian order {other:.2} s",
+        reset.duration_s()
     );
 }
