@@ -335,4 +335,4 @@ fn read(path: &Path, variant: Variant) -> Result<OpeningBook, String> {
 
 #[cfg(test)]
 #[path = "book_tests.rs"]
-mod tests;
+pub(crate) mod tests;

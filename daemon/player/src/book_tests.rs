@@ -3,24 +3,28 @@ use rules::{Position, Variant, fen, notation};
 use super::{BookErrorKind, BookMove, OpeningBook};
 use crate::rng::SplitMix;
 
-fn start_book() -> OpeningBook {
+/// A Russian book of the initial position with `moves` (move text and score).
+pub(crate) fn book_of_the_start(moves: &[(&str, i32)]) -> OpeningBook {
     let start = Position::new(Variant::Russian);
-    let mv = |text| notation::parse_move(&start, text).unwrap();
+    let moves = moves
+        .iter()
+        .map(|&(text, score)| BookMove {
+            mv: notation::parse_move(&start, text).unwrap(),
+            score,
+        })
+        .collect();
     let mut book = OpeningBook::new(Variant::Russian);
-    book.insert(
-        start,
-        vec![
-            BookMove {
-                mv: mv("c3-d4"),
-                score: 12,
-            },
-            BookMove {
-                mv: mv("g3-h4"),
-                score: 5,
-            },
-        ],
-    );
-    let after = start.play(&mv("c3-d4")).unwrap();
+    book.insert(start, moves);
+    book
+}
+
+/// The start with two moves, and a reply after the first.
+fn start_book() -> OpeningBook {
+    let mut book = book_of_the_start(&[("c3-d4", 12), ("g3-h4", 5)]);
+    let start = Position::new(Variant::Russian);
+    let after = start
+        .play(&notation::parse_move(&start, "c3-d4").unwrap())
+        .unwrap();
     let reply = notation::parse_move(&after, "f6-g5").unwrap();
     book.insert(
         after,

@@ -10,7 +10,8 @@ use checkerbot_config::{PlayLevel, Settings};
 use rules::{Position, Variant, notation};
 
 use super::Brain;
-use crate::book::{BookMove, OpeningBook, book_path};
+use crate::book::book_path;
+use crate::book::tests::book_of_the_start;
 
 fn settings(level: u8, models: &Path) -> Settings {
     let mut settings = Settings::default();
@@ -21,22 +22,7 @@ fn settings(level: u8, models: &Path) -> Settings {
 
 /// A book of one position, the start, with two moves the search would not choose first.
 fn write_book(models: &Path) -> Settings {
-    let start = Position::new(Variant::Russian);
-    let mv = |text| notation::parse_move(&start, text).unwrap();
-    let mut book = OpeningBook::new(Variant::Russian);
-    book.insert(
-        start,
-        vec![
-            BookMove {
-                mv: mv("a3-b4"),
-                score: 3,
-            },
-            BookMove {
-                mv: mv("g3-h4"),
-                score: 2,
-            },
-        ],
-    );
+    let book = book_of_the_start(&[("a3-b4", 3), ("g3-h4", 2)]);
     let settings = settings(5, models);
     std::fs::write(book_path(&settings, Variant::Russian), book.write(&[])).unwrap();
     settings
