@@ -125,6 +125,11 @@ pub struct PlaySettings {
     /// folder or a damaged table is the player's warning, and the robot plays on without
     /// them, as it does without a network. Read with [`PlaySettings::egdb_dir`].
     pub egdb_dir: PathBuf,
+    /// Whether level 5 (and the adaptive level, whose full-strength moves are level 5's
+    /// search) searches the visitor's position while the visitor thinks, so that the robot's
+    /// next search finds the replies' subtrees in its table. The visitor's press stops it at
+    /// once. With it, the exact move depends on how long the visitor thought.
+    pub ponder: bool,
 }
 
 /// At which levels `play.engine` plays; at the others the robot's own player does.
@@ -173,6 +178,7 @@ impl Default for PlaySettings {
             engine: String::new(),
             engine_levels: EngineLevels::Strongest,
             egdb_dir: PathBuf::new(),
+            ponder: true,
         }
     }
 }

@@ -358,6 +358,28 @@ impl Brain {
         })
     }
 
+    /// Whether [`Brain::ponder`] does anything: at level 5 and the adaptive level, whose moves
+    /// are (or score with) level 5's alpha-beta and its table, and not when an external engine
+    /// plays, whose search the table cannot help.
+    pub fn ponders(&self) -> bool {
+        self.level.number == 5 && self.engine.is_none()
+    }
+
+    /// Thinks on the visitor's time: searches `position`, the visitor to move, until `stop` is
+    /// raised (or [`UNTIMED_NODES`]), so that whatever the visitor plays, the robot's next
+    /// search finds the reply's subtree in its table. Chooses nothing and changes nothing but
+    /// the table; the nodes searched (0 where it [does not ponder](Brain::ponders)).
+    pub fn ponder(&mut self, position: &Position, history: &[Position], stop: &AtomicBool) -> u64 {
+        if !self.ponders() {
+            return 0;
+        }
+        let limits = Limits {
+            depth: 64,
+            nodes: UNTIMED_NODES,
+        };
+        self.searcher.search(position, history, limits, stop).nodes
+    }
+
     /// Every legal move in `position` with the mover's win probability after it, from a short
     /// alpha-beta search of each (within [`ALTERNATIVES_NODES`] in all): how the visitor's
     /// choices compared, so the coach can tell the only good move from one of many. Not
@@ -1008,3 +1030,7 @@ mod tables_tests;
 #[cfg(test)]
 #[path = "brain_book_tests.rs"]
 mod book_tests;
+
+#[cfg(test)]
+#[path = "brain_pondering_tests.rs"]
+mod pondering_tests;
