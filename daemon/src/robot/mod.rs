@@ -90,6 +90,10 @@ pub struct LoopConfig {
     pub move_time: Duration,
     /// Where the search runs.
     pub think_on: ThinkOn,
+    /// Whether the brain thinks on the visitor's time (`play.ponder`); only on a worker
+    /// thread, since on the loop's thread it would hold the loop (and a simulation on a paused
+    /// clock would no longer replay exactly).
+    pub ponder: bool,
     /// Stop after this many games (finished or abandoned); `None` runs until shutdown.
     pub games: Option<u32>,
     /// A game this long (in plies) is abandoned, so a shuffling endgame cannot last forever.
@@ -123,6 +127,7 @@ impl LoopConfig {
             tick: Duration::from_millis(250),
             move_time: Duration::from_millis(settings.play.move_time_ms),
             think_on,
+            ponder: settings.play.ponder && think_on == ThinkOn::Worker,
             games,
             max_plies,
             face: settings.emotions.face.clone(),
@@ -265,6 +270,9 @@ pub struct Robot<B, M> {
     /// A new visitor sat down: the brain forgets what it learnt of the last one before its
     /// next search.
     new_visitor: bool,
+    /// The position last pondered, with the game's length then: pondered once, so that a
+    /// pondering that ends by itself (its node cap) does not start again.
+    pondered: Option<(usize, Position)>,
     /// The board as the arm left it after the robot's move, while the visitor puts it right:
     /// what the visitor takes off goes into the rack.
     fix_from: Option<rules::Bitboard>,
@@ -407,6 +415,7 @@ where
             resume_actions: actions,
             last_game_ended: None,
             new_visitor: false,
+            pondered: None,
             fix_from: None,
             crown_by_hand: None,
             reset_wanted: false,
@@ -539,6 +548,7 @@ where
                 continue;
             }
             let waiting = self.host.waiting_for();
+            self.ponder_while_the_visitor_thinks(waiting, &mut workers)?;
             // The board is read on its own for setup and for a take-back on offer (the pieces
             // put back are the answer), and for lights that follow the board.
             let poll = matches!(waiting, Waiting::Setup | Waiting::TakeBack(_))
@@ -607,6 +617,7 @@ where
                         reply.map(Event::SearchDone)
                     }
                     Purpose::Hint => reply.map(Event::HintDone),
+                    Purpose::Ponder => None,
                 }
             }
             LoopEvent::ArmFinished(done) => self.arm_finished(done, workers).await?,
@@ -829,12 +840,16 @@ where
                     history,
                     rate_visitor_move,
                 } => {
-                    self.stop_hint(workers).await?;
+                    self.stop_background_search(workers).await?;
                     let purpose = Purpose::RobotMove { rate_visitor_move };
                     self.start_thinking(purpose, position, history, workers)?;
                 }
                 Action::Hint { position, history } => {
-                    // A hint asked for while another is searched for waits for that one.
+                    // A hint asked for while another is searched for waits for that one;
+                    // pondering gives way to it.
+                    if workers.thinking_for == Purpose::Ponder {
+                        self.stop_background_search(workers).await?;
+                    }
                     if workers.thinking.is_none() {
                         self.start_thinking(Purpose::Hint, position, history, workers)?;
                     }
@@ -868,7 +883,7 @@ where
         workers: &mut Workers<M>,
     ) -> anyhow::Result<()> {
         let mut brain = self.brain.take().context("a search is already running")?;
-        if std::mem::take(&mut self.new_visitor) {
+        if purpose != Purpose::Ponder && std::mem::take(&mut self.new_visitor) {
             brain.forget_visitor();
         }
         workers.stop_thinking = Arc::new(AtomicBool::new(false));
@@ -887,24 +902,63 @@ where
         Ok(())
     }
 
-    /// Stops a hint's search, if one runs, and takes the brain back: the robot's own move
-    /// comes first. Its answer is dropped, and the host is told so.
-    async fn stop_hint(&mut self, workers: &mut Workers<M>) -> anyhow::Result<()> {
-        if workers.thinking_for != Purpose::Hint {
+    /// Stops a hint's search or pondering, if one runs, and takes the brain back: the robot's
+    /// own move comes first. Its answer is dropped, and the host is told so. The search checks
+    /// the flag every 1024 nodes, so the brain is back within a fraction of a millisecond.
+    async fn stop_background_search(&mut self, workers: &mut Workers<M>) -> anyhow::Result<()> {
+        if !matches!(workers.thinking_for, Purpose::Hint | Purpose::Ponder) {
             return Ok(());
         }
         let Some(task) = workers.thinking.take() else {
             return Ok(());
         };
         workers.stop_thinking.store(true, Ordering::Relaxed);
-        let (brain, _) = task.await.context("the hint's search thread failed")?;
+        let (brain, _) = task
+            .await
+            .context("the background search's thread failed")?;
         self.brain = Some(brain);
         Ok(())
+    }
+
+    /// Thinks on the visitor's time: while the visitor is to move and the brain is idle, it
+    /// searches the position the visitor faces ([`player::Brain::ponder`]), once a position;
+    /// once the visitor's turn is over in another way (a take-back, the game's end), the
+    /// flag stops it and the brain comes back as a search's does.
+    fn ponder_while_the_visitor_thinks(
+        &mut self,
+        waiting: Waiting,
+        workers: &mut Workers<M>,
+    ) -> anyhow::Result<()> {
+        if workers.thinking.is_some() {
+            if workers.thinking_for == Purpose::Ponder && waiting != Waiting::VisitorMove {
+                workers.stop_thinking.store(true, Ordering::Relaxed);
+            }
+            return Ok(());
+        }
+        if !self.config.ponder || waiting != Waiting::VisitorMove {
+            return Ok(());
+        }
+        let Some(brain) = &self.brain else {
+            return Ok(());
+        };
+        let positions = self.host.game().positions();
+        let Some((position, history)) = positions.split_last() else {
+            return Ok(());
+        };
+        let this = (positions.len(), *position);
+        if !brain.ponders() || self.pondered == Some(this) {
+            return Ok(());
+        }
+        self.pondered = Some(this);
+        let history = history.to_vec();
+        self.start_thinking(Purpose::Ponder, *position, history, workers)
     }
 
     /// Lets running work end, parks the arm and returns the counters.
     async fn finish(mut self, workers: Workers<M>) -> anyhow::Result<Stats> {
         if let Some(task) = workers.thinking {
+            // Pondering has no budget: only the flag ends its thread.
+            workers.stop_thinking.store(true, Ordering::Relaxed);
             task.abort();
         }
         if let Some(task) = workers.moving {

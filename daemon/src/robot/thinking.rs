@@ -34,6 +34,10 @@ pub enum Purpose {
     },
     /// A hint for the visitor: the best move the brain finds, whatever the level.
     Hint,
+    /// Thinking on the visitor's time (`play.ponder`): the position the visitor faces is
+    /// searched, with no budget, until the stop flag, to warm the table for the robot's next
+    /// search; it answers nothing.
+    Ponder,
 }
 
 /// One search to run.
@@ -61,8 +65,8 @@ pub struct Answer {
     pub alternatives: Option<Vec<(Move, f32)>>,
 }
 
-/// Starts a search stopped when its budget of real time has passed or its stop flag is
-/// raised; the task hands the brain back with its answer (`None` only when the position has no
+/// Starts a search stopped when its budget of real time has passed (pondering has none) or its
+/// stop flag is raised; the task hands the brain back with its answer (`None` only when the position has no
 /// move). A hint's `v` is the visitor's win probability.
 pub fn think(on: ThinkOn, mut brain: Brain, search: Search) -> JoinHandle<(Brain, Answer)> {
     let Search {
@@ -84,10 +88,18 @@ pub fn think(on: ThinkOn, mut brain: Brain, search: Search) -> JoinHandle<(Brain
             ) => Some(brain.alternatives(before, earlier)),
             _ => None,
         };
-        let thought = within_budget(budget, &stop, |stop| match purpose {
-            Purpose::RobotMove { .. } => brain.think(&position, &history, stop),
-            Purpose::Hint => brain.hint(&position, &history, stop),
-        });
+        let thought = match purpose {
+            Purpose::RobotMove { .. } => {
+                within_budget(budget, &stop, |stop| brain.think(&position, &history, stop))
+            }
+            Purpose::Hint => {
+                within_budget(budget, &stop, |stop| brain.hint(&position, &history, stop))
+            }
+            Purpose::Ponder => {
+                brain.ponder(&position, &history, &stop);
+                None
+            }
+        };
         let reply = thought.map(|thought| SearchReply {
             mv: thought.mv,
             v: thought.v,

@@ -1228,3 +1228,29 @@ fn the_adaptive_level_gives_a_random_visitor_games_it_can_win() {
         "the adaptive level's half points: {adaptive}"
     );
 }
+
+/// Level 5 thinks on the visitor's time over pseudo-terminals (the real clock, a worker
+/// thread): each visitor's press stops the pondering, the brain comes back and the robot
+/// answers, and the game is played to its end with legal moves only.
+#[test]
+fn a_level_5_game_with_pondering_answers_every_press_to_its_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("level5.toml");
+    std::fs::write(
+        &config,
+        "[play]\nlevel = 5\nmove_time_ms = 200\nponder = true\n",
+    )
+    .unwrap();
+    let (stdout, log) = run_sim(&[
+        "--link",
+        "pty",
+        "--fast",
+        "--seed",
+        "5",
+        "--config",
+        config.to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("1 games:"), "{stdout}");
+    let played = replay_games(&log);
+    assert_eq!(played.len(), 1, "one game, played to its end");
+}
