@@ -2,6 +2,7 @@
 
 mod alpha_beta;
 mod mcts;
+mod pondering;
 mod reference;
 mod tables;
 mod tactics;
