@@ -24,6 +24,9 @@ mod set_up;
 mod startup;
 mod thinking;
 
+#[cfg(test)]
+mod pondering_tests;
+
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
