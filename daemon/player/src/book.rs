@@ -49,9 +49,9 @@ pub struct BookMove {
 }
 
 /// An opening book: positions and their good moves.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OpeningBook {
-    variant: Option<Variant>,
+    variant: Variant,
     /// Each position's moves, in the order the file gives them (best first, as written).
     entries: HashMap<Position, Vec<BookMove>>,
     /// The positions in the order they were added, so a written book reads in opening order.
@@ -129,8 +129,9 @@ impl OpeningBook {
     /// An empty book for `variant`, to be filled by [`OpeningBook::insert`].
     pub fn new(variant: Variant) -> OpeningBook {
         OpeningBook {
-            variant: Some(variant),
-            ..OpeningBook::default()
+            variant,
+            entries: HashMap::new(),
+            order: Vec::new(),
         }
     }
 
@@ -160,7 +161,7 @@ impl OpeningBook {
     /// One of the book's moves in `position`, drawn from `rng` (each as likely: all are within
     /// the builder's margin of the best), or `None` out of the book.
     pub fn choose(&self, position: &Position, rng: &mut SplitMix) -> Option<BookMove> {
-        let moves = self.moves(position)?;
+        let moves = self.moves(position).filter(|moves| !moves.is_empty())?;
         Some(moves[rng.below(moves.len())])
     }
 
@@ -191,8 +192,7 @@ impl OpeningBook {
     /// The book as its file's text: the header, `comments` (each line made a `#` comment),
     /// then a line a position in the order they were inserted.
     pub fn write(&self, comments: &[String]) -> String {
-        let variant = self.variant.map_or("", Variant::name);
-        let mut out = format!("{MAGIC} {FORMAT_VERSION} {variant}\n");
+        let mut out = format!("{MAGIC} {FORMAT_VERSION} {}\n", self.variant.name());
         for comment in comments {
             let _ = writeln!(out, "# {comment}");
         }
