@@ -64,6 +64,10 @@ fn the_robot_draws_among_the_books_moves_by_its_seed() {
     // Out of the book: nothing.
     let elsewhere = fen::parse(Variant::Russian, "W:Wc3:Bf6").unwrap();
     assert_eq!(book.choose(&elsewhere, &mut SplitMix::new(1)), None);
+    // A position inserted without moves is out of the book too.
+    let mut empty = OpeningBook::new(Variant::Russian);
+    empty.insert(start, Vec::new());
+    assert_eq!(empty.choose(&start, &mut SplitMix::new(1)), None);
 }
 
 /// A damaged book: the file, the line refused, the reason expected.
