@@ -12,6 +12,7 @@
 use std::time::Duration;
 
 use super::kinematics::Kinematics;
+use super::motion::trapezoid_s;
 use super::plan::hops;
 use super::point::Point;
 use super::travel::TravelTime;
@@ -35,24 +36,17 @@ pub struct JointSpeeds {
 }
 
 impl JointSpeeds {
-    /// Seconds for one joint to turn `degrees` at top speed `speed` from rest to rest.
-    fn joint_s(&self, degrees: f64, speed: f64) -> f64 {
-        let (degrees, accel) = (degrees.abs(), self.acceleration_deg_s2);
-        if degrees <= 0.0 || speed <= 0.0 || accel <= 0.0 {
-            return 0.0;
-        }
-        if degrees >= speed * speed / accel {
-            degrees / speed + speed / accel
-        } else {
-            2.0 * (degrees / accel).sqrt()
-        }
-    }
-
     /// Seconds to move from the angles `from` to `to` (base first, as
     /// [`Kinematics::angles`] gives them): the slowest driven joint's time.
     pub fn move_s(&self, from: [f64; 4], to: [f64; 4]) -> f64 {
         (0..DRIVEN_JOINTS)
-            .map(|j| self.joint_s(to[j] - from[j], self.speed_deg_s[j]))
+            .map(|j| {
+                trapezoid_s(
+                    to[j] - from[j],
+                    self.speed_deg_s[j],
+                    self.acceleration_deg_s2,
+                )
+            })
             .fold(0.0, f64::max)
     }
 

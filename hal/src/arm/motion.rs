@@ -37,16 +37,22 @@ impl Default for MotionModel {
 impl MotionModel {
     /// Seconds to travel `distance` mm in a straight line, starting and ending at rest.
     pub fn distance_s(&self, distance: f64) -> f64 {
-        if distance <= 0.0 {
-            return 0.0;
-        }
-        let (speed, acceleration) = (self.speed_mm_s, self.acceleration_mm_s2);
-        let ramps = speed * speed / acceleration;
-        if distance >= ramps {
-            distance / speed + speed / acceleration
-        } else {
-            2.0 * (distance / acceleration).sqrt()
-        }
+        trapezoid_s(distance, self.speed_mm_s, self.acceleration_mm_s2)
+    }
+}
+
+/// Seconds to cover `distance` (mm, or degrees for a joint) from rest to rest with top speed
+/// `speed` and acceleration `acceleration`: a trapezoid, or a triangle when the distance is
+/// too short to reach top speed. Nothing to cover, or no speed, takes no time.
+pub(crate) fn trapezoid_s(distance: f64, speed: f64, acceleration: f64) -> f64 {
+    let distance = distance.abs();
+    if distance <= 0.0 || speed <= 0.0 || acceleration <= 0.0 {
+        return 0.0;
+    }
+    if distance >= speed * speed / acceleration {
+        distance / speed + speed / acceleration
+    } else {
+        2.0 * (distance / acceleration).sqrt()
     }
 }
 
