@@ -254,13 +254,20 @@ impl Adaptive {
         if !self.careful() {
             return;
         }
-        let lead = score.clamp(-COST_CAP, COST_CAP) + self.handicap() - self.target_edge;
+        let lead = self.lead(score);
         if lead > CAREFUL_LEAN_MARGIN {
             let from = reached.map_or(self.depth, |reached| reached.min(self.depth));
             self.depth = from.saturating_sub(1).max(MIN_DEPTH);
         } else {
             self.depth = (self.depth + 1).min(FULL_DEPTH);
         }
+    }
+
+    /// How far the robot at `score` (hundredths of a man, for it) is ahead of the score that
+    /// leaves this visitor the target, reading their chances through the handicap; negative
+    /// when behind.
+    fn lead(&self, score: i32) -> i32 {
+        score.clamp(-COST_CAP, COST_CAP) + self.handicap() - self.target_edge
     }
 
     /// Whether the visitor plays carefully: their moves cost less than [`CAREFUL_BELOW`] on
@@ -283,10 +290,7 @@ impl Adaptive {
     /// scoring's few hundredths of a second then go to the search, which against a visitor as
     /// strong as level 5 is most of the difference (at 200 ms a move, a sixth of the time).
     pub fn full_strength_unscored(&self, drawn: i32, score: i32) -> bool {
-        self.careful()
-            && drawn == 0
-            && score.clamp(-COST_CAP, COST_CAP) + self.handicap() - self.target_edge
-                <= CAREFUL_LEAN_MARGIN
+        self.careful() && drawn == 0 && self.lead(score) <= CAREFUL_LEAN_MARGIN
     }
 
     /// The move to play among `scored` (every legal move with the robot's score after it): one
@@ -302,7 +306,7 @@ impl Adaptive {
         let Some(best) = scored.iter().map(|&(_, score)| score).max() else {
             return Choice::FullStrength;
         };
-        let lead = best.clamp(-COST_CAP, COST_CAP) + self.handicap() - self.target_edge;
+        let lead = self.lead(best);
         let careful = self.careful();
         let wanted = if careful {
             let beyond = lead.signum() * (lead.abs() - CAREFUL_LEAN_MARGIN).max(0);
@@ -351,8 +355,7 @@ pub fn score_of(p: f32) -> i32 {
 /// The robot's score (hundredths of a man) whose win probability on alpha-beta's logistic curve
 /// leaves the visitor `target`.
 fn edge_for(target: f32) -> i32 {
-    let robot = (1.0 - target).clamp(0.01, 0.99);
-    (search::SCORE_PER_LOGIT * (robot / (1.0 - robot)).ln()).round() as i32
+    score_of(1.0 - target)
 }
 
 #[cfg(test)]
