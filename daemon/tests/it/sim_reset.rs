@@ -31,8 +31,10 @@ fn of_kind<'a>(log: &'a [Value], name: &str) -> Vec<&'a Value> {
 }
 
 /// Every game is followed by a reset that ends done, the robot's `position_set_up`, and the
-/// next game's start at the same moment: no visitor set the board up.
-fn check_every_game_reset(log: &[Value], games: usize) {
+/// next game's start right after it: no visitor set the board up. `slack_ms` is how far apart
+/// the two may be logged: nothing in memory, but over ptys the game's start writes to the
+/// links first and that takes real time.
+fn check_every_game_reset(log: &[Value], games: usize, slack_ms: u64) {
     assert_eq!(of_kind(log, "game_over").len(), games);
     let resets = of_kind(log, "board_reset");
     assert_eq!(resets.len(), games, "a reset after every game");
@@ -52,9 +54,10 @@ fn check_every_game_reset(log: &[Value], games: usize) {
         assert!(set_up["fen"].as_str().unwrap().starts_with("W:W"));
         // The next game (if the run goes on) starts at once, with nothing in between.
         if let Some(next) = log.get(i + 2).filter(|e| kind(e) == "game_started") {
-            assert_eq!(
-                next["t"], set_up["t"],
-                "the game starts as the board is set up"
+            let apart = next["t"].as_u64().unwrap() - set_up["t"].as_u64().unwrap();
+            assert!(
+                apart <= slack_ms,
+                "the game starts as the board is set up: {set_up} then {next}"
             );
         } else {
             assert_eq!(
@@ -88,7 +91,7 @@ fn after_every_game_the_robot_sets_the_board_up_and_the_next_game_starts_by_itse
         false,
     );
     assert!(stdout.contains("3 games:"), "{stdout}");
-    check_every_game_reset(&log, 3);
+    check_every_game_reset(&log, 3, 0);
     assert!(stdout.contains("rack: "), "the rack is shown: {stdout}");
 }
 
@@ -102,7 +105,7 @@ fn failed_picks_during_the_reset_are_planned_again_and_it_still_ends_done() {
         &["--fast", "--games", "2", "--seed", "2", "--faults", "0.3"],
         true,
     );
-    check_every_game_reset(&log, 2);
+    check_every_game_reset(&log, 2, 0);
     let replans: u64 = of_kind(&log, "board_reset")
         .iter()
         .map(|reset| reset["replans"].as_u64().unwrap())
@@ -166,5 +169,6 @@ fn over_ptys_the_robot_sets_the_board_up_after_every_game() {
         true,
     );
     assert!(stdout.contains("2 games:"), "{stdout}");
-    check_every_game_reset(&log, 2);
+    // A visitor's set-up takes seconds; the links' writes take milliseconds.
+    check_every_game_reset(&log, 2, 500);
 }
