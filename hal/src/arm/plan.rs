@@ -13,7 +13,7 @@ use super::square::BoardSquare;
 use super::travel::TravelTime;
 use crate::device::{Motion, Pose};
 
-/// Longest hop of a joint-target travel, mm: short enough that moving every joint straight to
+/// Longest hop of a joint-target move (travel or lift), mm: short enough that moving every joint straight to
 /// its next target keeps the tool within a few hundredths of a millimetre of the travel height.
 const JOINT_HOP_MM: f64 = 10.0;
 
@@ -279,9 +279,9 @@ impl Plan {
         out
     }
 
-    /// The plan as joint targets (the reference robot's controller): every end of a segment,
-    /// with travel at the safe height cut into hops of at most 10 mm, interpolated around the
-    /// base axis so that each hop stays in the arm's reach.
+    /// The plan as joint targets (the reference robot's controller): every segment, lifts and
+    /// travel alike, cut into short hops, interpolated around the base axis so that each hop
+    /// stays in the arm's reach.
     pub fn for_joints<K: Kinematics>(
         &self,
         arm: &K,
@@ -311,9 +311,11 @@ enum Action {
     Crown(BoardSquare),
 }
 
-/// Points from `from` (excluded) to `to` (included): one for a vertical move, hops of at most
-/// [`JOINT_HOP_MM`] for travel, interpolated in the arm's cylindrical coordinates (angle about
-/// the base axis, distance from it, height), where the reachable space is a simple box.
+/// Points from `from` (excluded) to `to` (included), hops of at most [`JOINT_HOP_MM`] (a move
+/// shorter than that is one hop), interpolated in the arm's cylindrical coordinates (angle
+/// about the base axis, distance from it, height), where the reachable space is a simple box.
+/// Lifts are cut as travel is: moving every joint straight to the end of a long lift would
+/// bend the tool's path, and a parallelogram arm may not reach the middle of one.
 pub(crate) fn hops(from: Point, to: Point) -> Vec<Point> {
     let count = (from.distance(to) / JOINT_HOP_MM).ceil().max(1.0) as usize;
     let (from_angle, to_angle) = (from.y.atan2(from.x), to.y.atan2(to.x));
