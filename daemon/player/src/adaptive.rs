@@ -33,8 +33,9 @@
 //!   that cost to level 5, which conceded none.
 //! - **Its lean starts beyond [`CAREFUL_LEAN_MARGIN`]** (with [`CAREFUL_LEAN`]): a smaller lead
 //!   is the short search's noise too.
-//! - **Its full search is cut** while it is ahead (a ply below the depth it reached, each such
-//!   move) and deepens again otherwise ([`Adaptive::follow_lead`]): against a weaker careful
+//! - **Its full search is cut** while that search's own score puts it ahead beyond
+//!   [`CUT_MARGIN`] (a ply below the depth it reached, each such move) and goes back to full
+//!   depth as soon as that score is level ([`Adaptive::follow_lead`]): against a weaker careful
 //!   visitor the robot plays shallower until the game stays level, never a deliberate blunder.
 //! - **No scoring when nothing would come of it**: after an expected reply, with nothing drawn
 //!   and no lead, the move is the full search's at once ([`Adaptive::full_strength_unscored`]),
@@ -96,6 +97,12 @@ pub const MIN_DEPTH: u32 = 3;
 /// a visitor as strong as level 5 a move given away for it is not won back.
 pub const CAREFUL_LEAN_MARGIN: i32 = 20;
 
+/// Against a careful visitor, how far beyond the target's edge (hundredths of a man) the full
+/// search's own score must put the robot before its search is cut (see
+/// [`Adaptive::follow_lead`]): half a man, more than a level position's scores differ by
+/// between searches.
+pub const CUT_MARGIN: i32 = 50;
+
 /// How much the robot's score is moved (hundredths of a man) per hundredth of a man the
 /// visitor's moves cost on average, to read the visitor's chances: the logistic curve assumes
 /// two sound players, and a visitor who leaves pieces cannot win a level game, nor one a piece
@@ -129,8 +136,8 @@ pub struct Adaptive {
     /// How deep the robot's full search may go against a careful visitor (plies). A careful
     /// visitor's moves cost little whether they play like depth-2 alpha-beta or like level 5, so
     /// their strength is read from the game instead: each move the robot is ahead beyond the
-    /// target's edge and [`CAREFUL_LEAN_MARGIN`] cuts it a ply below the depth its search last
-    /// reached, each other move raises it by one.
+    /// target's edge and [`CUT_MARGIN`] by its full search cuts it a ply below the depth that
+    /// search reached; a level score by it restores [`FULL_DEPTH`].
     depth: u32,
 }
 
@@ -244,22 +251,27 @@ impl Adaptive {
         }
     }
 
-    /// After the robot's move, at `score` for it (hundredths of a man; the best of the scored
-    /// moves, or its full search's): against a careful visitor, a ply less than `reached` (the
-    /// depth the full search last reached; the cap when it did not search) while ahead beyond
-    /// the target's edge and [`CAREFUL_LEAN_MARGIN`], a ply more otherwise (a game held level
-    /// lets the search deepen again: cut only while behind, it stayed shallow against level 5
-    /// after one good phase).
-    pub fn follow_lead(&mut self, score: i32, reached: Option<u32>) {
+    /// After the robot's move: against a careful visitor, a ply less than `reached` (the depth
+    /// the full search last reached; the current cap when it did not search) while the full
+    /// search's own score `searched` (hundredths of a man, for the robot) puts it ahead beyond the
+    /// target's edge and [`CUT_MARGIN`], and level 5's full depth again at once when that score
+    /// is within [`CAREFUL_LEAN_MARGIN`] of the edge. In between, or after a weaker move (no full
+    /// search, `searched` is `None`), the depth stays. The short scoring search's best was read
+    /// here before: between equal players its small leads were noise, and the cut search lost
+    /// to level 5 (130 ms of search a move to level 5's 184).
+    pub fn follow_lead(&mut self, searched: Option<i32>, reached: Option<u32>) {
         if !self.careful() {
             return;
         }
+        let Some(score) = searched else {
+            return;
+        };
         let lead = self.lead(score);
-        if lead > CAREFUL_LEAN_MARGIN {
+        if lead > CUT_MARGIN {
             let from = reached.map_or(self.depth, |reached| reached.min(self.depth));
             self.depth = from.saturating_sub(1).max(MIN_DEPTH);
-        } else {
-            self.depth = (self.depth + 1).min(FULL_DEPTH);
+        } else if lead <= CAREFUL_LEAN_MARGIN {
+            self.depth = FULL_DEPTH;
         }
     }
 

@@ -1,8 +1,8 @@
 use rules::{Move, Position, Variant};
 
 use super::{
-    Adaptive, CAREFUL_BELOW, CAREFUL_LEAN_MARGIN, COST_CAP, Choice, FULL_DEPTH, GIVE_AWAY, MEMORY,
-    MIN_DEPTH, NEW_VISITOR_COSTS, cost, edge_for, score_of,
+    Adaptive, CAREFUL_BELOW, CAREFUL_LEAN_MARGIN, COST_CAP, CUT_MARGIN, Choice, FULL_DEPTH,
+    GIVE_AWAY, MEMORY, MIN_DEPTH, NEW_VISITOR_COSTS, cost, edge_for, score_of,
 };
 use crate::rng::SplitMix;
 
@@ -271,34 +271,38 @@ fn a_win_probability_reads_back_as_its_score() {
 }
 
 #[test]
-fn ahead_of_a_careful_visitor_its_search_gets_shallower_and_otherwise_deeper_again() {
+fn ahead_of_a_careful_visitor_by_its_full_search_its_search_gets_shallower() {
     let mut adaptive = visitor_alternating(0, 10);
     let even = even(&adaptive);
     assert_eq!(adaptive.depth(), FULL_DEPTH);
-    // Within the margin it is no lead.
-    adaptive.follow_lead(even + CAREFUL_LEAN_MARGIN, Some(12));
+    // A noise-size lead is none, nor one within the cut's margin.
+    adaptive.follow_lead(Some(even + CAREFUL_LEAN_MARGIN), Some(12));
     assert_eq!(adaptive.depth(), FULL_DEPTH);
-    // Ahead: a ply below what the search reached, not below the cap it never met.
-    adaptive.follow_lead(even + 100, Some(12));
+    adaptive.follow_lead(Some(even + CUT_MARGIN), Some(12));
+    assert_eq!(adaptive.depth(), FULL_DEPTH);
+    // A confirmed lead: a ply below what the search reached, not below the cap it never met.
+    adaptive.follow_lead(Some(even + CUT_MARGIN + 1), Some(12));
     assert_eq!(adaptive.depth(), 11);
-    adaptive.follow_lead(even + 100, None);
+    adaptive.follow_lead(Some(even + 100), None);
     assert_eq!(adaptive.depth(), 10);
-    // A level game lets it deepen again.
-    adaptive.follow_lead(even, Some(10));
-    assert_eq!(adaptive.depth(), 11);
+    // A weaker move (no full search) says nothing: the depth stays.
+    adaptive.follow_lead(None, None);
+    assert_eq!(adaptive.depth(), 10);
+    // Between the margins it stays too.
+    adaptive.follow_lead(Some(even + CAREFUL_LEAN_MARGIN + 1), Some(10));
+    assert_eq!(adaptive.depth(), 10);
     for _ in 0..20 {
-        adaptive.follow_lead(even + 300, Some(20));
+        adaptive.follow_lead(Some(even + 300), Some(20));
     }
     assert_eq!(adaptive.depth(), MIN_DEPTH);
-    // Behind: a ply more each move, up to level 5's own search.
-    adaptive.follow_lead(even - 100, Some(MIN_DEPTH));
-    assert_eq!(adaptive.depth(), MIN_DEPTH + 1);
-    for _ in 0..100 {
-        adaptive.follow_lead(even - 100, None);
-    }
+    // Level again, or behind: level 5's full depth at once.
+    adaptive.follow_lead(Some(even), Some(MIN_DEPTH));
+    assert_eq!(adaptive.depth(), FULL_DEPTH);
+    adaptive.follow_lead(Some(even + 100), Some(9));
+    adaptive.follow_lead(Some(even - 100), Some(8));
     assert_eq!(adaptive.depth(), FULL_DEPTH);
     // What the game taught is forgotten with the visitor.
-    adaptive.follow_lead(even + 100, Some(8));
+    adaptive.follow_lead(Some(even + 100), Some(8));
     adaptive.forget_visitor();
     assert_eq!(adaptive.depth(), FULL_DEPTH);
 }
@@ -307,7 +311,7 @@ fn ahead_of_a_careful_visitor_its_search_gets_shallower_and_otherwise_deeper_aga
 fn against_a_visitor_who_is_not_careful_the_search_is_never_cut() {
     let mut adaptive = visitor_costing(100);
     for _ in 0..20 {
-        adaptive.follow_lead(1_000, Some(10));
+        adaptive.follow_lead(Some(1_000), Some(10));
     }
     assert_eq!(adaptive.depth(), FULL_DEPTH);
 }

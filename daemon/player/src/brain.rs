@@ -535,12 +535,9 @@ impl Brain {
             "adaptive: unscored {unscored}, the visitor's mean move cost {:.0}: {choice:?}",
             adaptive.visitor_cost()
         );
-        let lead_score = if unscored {
-            expected_score.unwrap_or(0)
-        } else {
-            scored.iter().map(|&(_, score)| score).max().unwrap_or(0)
-        };
         let mut reached = None;
+        // The full search's own score, when it chose the move: what cuts its depth or restores it.
+        let mut searched_score = None;
         let (mut thought, score, expected) = match choice {
             Choice::FullStrength => {
                 // Level 5's search, as deep as the visitor has shown they need.
@@ -553,6 +550,7 @@ impl Brain {
                 });
                 // The full search's own score: deeper than the short one, and there unscored.
                 let searched = crate::adaptive::score_of(thought.raw_v);
+                searched_score = Some(searched);
                 let score = scored
                     .iter()
                     .find(|&&(mv, _)| mv == thought.mv)
@@ -575,7 +573,7 @@ impl Brain {
         let mut after = *position;
         after.play_unchecked(&thought.mv);
         adaptive.played(after, expected);
-        adaptive.follow_lead(lead_score, reached);
+        adaptive.follow_lead(searched_score, reached);
         thought.v = adaptive.v(score);
         thought.raw_v = thought.v;
         thought.playouts_or_nodes += scoring_nodes + measuring_nodes;
