@@ -5,6 +5,8 @@
 //! the speed over all four. A plain harness: the figures are what matters. `NPS_NODES=N` sets
 //! another budget a position, so that `valgrind --tool=callgrind` (which counts instructions,
 //! stable on a shared machine, but runs fifty times slower) profiles a short search.
+//! `NPS_THREADS=N` searches with Lazy SMP on N threads (the node budget is then each
+//! thread's, and the nodes counted are all threads').
 
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -26,6 +28,10 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(NODES);
+    let threads = std::env::var("NPS_THREADS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
     let limits = Limits { depth: 64, nodes };
     let mut all_nodes = 0u64;
     let mut all_seconds = 0.0;
@@ -36,7 +42,12 @@ fn main() {
     }
     for (name, position) in positions {
         let started = Instant::now();
-        let result = Searcher::new(16).search(&position, &[], limits, &AtomicBool::new(false));
+        let result = Searcher::new(16).with_threads(threads).search(
+            &position,
+            &[],
+            limits,
+            &AtomicBool::new(false),
+        );
         let seconds = started.elapsed().as_secs_f64();
         all_nodes += result.nodes;
         all_seconds += seconds;

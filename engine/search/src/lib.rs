@@ -13,6 +13,14 @@
 //! search still does no I/O), a quiet position below the root with no more pieces than the
 //! tables hold is not searched: its exact win, draw or loss is its score, a table win scored
 //! between the evaluation's range and a mate's ([`TB_WIN`]).
+//!
+//! With more than one thread ([`Searcher::with_threads`]), the search is Lazy SMP: helper
+//! searchers, each with its own killers, history and buffers, search the same root at the
+//! same time, sharing the transposition table (lock-free, see `tt.rs`), and every other
+//! helper one ply deeper, so that what they store orders and cuts the main thread's search.
+//! The main thread's result is returned; the helpers stop when it finishes. Which thread
+//! stores what first depends on the scheduler, so such a search does not replay exactly:
+//! with one thread (the default) it does.
 #![warn(missing_docs)]
 
 mod dirichlet;
@@ -23,6 +31,7 @@ mod tt;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
 
 pub use eval::{MAN, evaluate};
 pub use hash::key;
@@ -116,7 +125,13 @@ pub fn win_probability(score: i32) -> f32 {
 /// A reusable searcher; keep it between moves so the table keeps what it learned.
 #[derive(Debug)]
 pub struct Searcher {
-    table: Table,
+    /// Shared with `helpers`.
+    table: Arc<Table>,
+    /// The other threads' searchers, one fewer than the threads (none: the search is on the
+    /// caller's thread alone, and replays exactly).
+    helpers: Vec<Searcher>,
+    /// Plies added to each iteration's depth (a helper's stagger; 0 for the main searcher).
+    depth_offset: u32,
     killers: Vec<[Option<MoveKey>; 2]>,
     history: Vec<u32>,
     buffers: Vec<Vec<Move>>,
@@ -149,7 +164,9 @@ impl Searcher {
     /// A searcher with a transposition table of about `table_megabytes`.
     pub fn new(table_megabytes: usize) -> Searcher {
         Searcher {
-            table: Table::new(table_megabytes),
+            table: Arc::new(Table::new(table_megabytes)),
+            helpers: Vec::new(),
+            depth_offset: 0,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 128 * 128],
             buffers: (0..=MAX_PLY).map(|_| Vec::with_capacity(32)).collect(),
@@ -165,12 +182,39 @@ impl Searcher {
         }
     }
 
+    /// The same searcher searching on `threads` threads (at least one) with Lazy SMP (see the
+    /// crate's documentation): the caller's and `threads - 1` helpers that share its table.
+    /// The node limit then bounds each thread's nodes, and the result counts every thread's;
+    /// with more than one thread a search does not replay exactly, so a caller that needs it
+    /// to (node-limited searches, a seeded simulation) keeps one.
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Searcher {
+        self.helpers = (1..threads.max(1))
+            .map(|index| Searcher {
+                table: Arc::clone(&self.table),
+                depth_offset: (index % 2) as u32,
+                pruning: self.pruning,
+                egdb: self.egdb.clone(),
+                ..Searcher::new(0)
+            })
+            .collect();
+        self
+    }
+
+    /// The threads a search runs on.
+    pub fn threads(&self) -> usize {
+        1 + self.helpers.len()
+    }
+
     /// The same searcher without late-move reductions or aspiration windows: it then scores
     /// exactly as plain minimax to the same depth, which a test checks; the pruning itself is
     /// checked by the tactics suite's known winning shots.
     #[must_use]
     pub fn without_pruning(mut self) -> Searcher {
         self.pruning = false;
+        for helper in &mut self.helpers {
+            helper.pruning = false;
+        }
         self
     }
 
@@ -190,6 +234,9 @@ impl Searcher {
         if !same {
             self.table.clear();
         }
+        for helper in &mut self.helpers {
+            helper.egdb.clone_from(&egdb);
+        }
         self.egdb = egdb;
     }
 
@@ -202,6 +249,9 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.table.clear();
         self.history.fill(0);
+        for helper in &mut self.helpers {
+            helper.history.fill(0);
+        }
     }
 
     /// Searches `position`. `history` holds the game's earlier positions since the last capture
@@ -227,6 +277,41 @@ impl Searcher {
         history: &[Position],
         limits: Limits,
         stop: &AtomicBool,
+        on_iteration: impl FnMut(&SearchResult),
+    ) -> SearchResult {
+        // Every thread stores this search's age: the helpers start after it is set.
+        self.table.new_search();
+        if self.helpers.is_empty() {
+            return self.iterate(position, history, limits, stop, on_iteration);
+        }
+        // Raised when the main search ends, for whatever reason, so that the helpers end too.
+        let finished = AtomicBool::new(false);
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let mut result = thread::scope(|scope| {
+            for helper in &mut helpers {
+                let finished = &finished;
+                scope.spawn(move || helper.iterate(position, history, limits, finished, |_| {}));
+            }
+            let result = self.iterate(position, history, limits, stop, on_iteration);
+            finished.store(true, Ordering::Relaxed);
+            result
+        });
+        for helper in &helpers {
+            result.nodes += helper.nodes;
+            result.tb_hits += helper.tb_hits;
+        }
+        self.helpers = helpers;
+        result
+    }
+
+    /// Iterative deepening on this thread, the table's new search already begun; a helper
+    /// starts `depth_offset` plies deeper, so that its iterations run ahead of the main one's.
+    fn iterate(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        limits: Limits,
+        stop: &AtomicBool,
         mut on_iteration: impl FnMut(&SearchResult),
     ) -> SearchResult {
         self.nodes = 0;
@@ -234,7 +319,6 @@ impl Searcher {
         self.node_limit = limits.nodes;
         self.aborted = false;
         self.killers.fill([None; 2]);
-        self.table.new_search();
         let root_moves = position.legal_moves();
         let mut result = SearchResult {
             best: root_moves.first().copied(),
@@ -253,7 +337,8 @@ impl Searcher {
             result.win_probability = win_probability(result.score);
             return result;
         }
-        for depth in 1..=limits.depth.min(MAX_PLY as u32 - 8) {
+        let deepest = limits.depth.min(MAX_PLY as u32 - 8);
+        for depth in 1 + self.depth_offset..=deepest {
             if depth > 1 && stop.load(Ordering::Relaxed) {
                 break;
             }

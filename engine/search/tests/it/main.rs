@@ -6,3 +6,4 @@ mod pondering;
 mod reference;
 mod tables;
 mod tactics;
+mod threads;

@@ -1,0 +1,108 @@
+//! Lazy SMP: a search on several threads finds what one thread finds, counts every thread's
+//! nodes and ends when it should. Its results depend on the scheduler, so these tests check
+//! what must hold whatever the interleaving, not exact scores.
+
+use std::sync::atomic::AtomicBool;
+
+use rules::{Position, Variant, fen, notation};
+use search::{Limits, Searcher, WIN_THRESHOLD};
+
+#[test]
+fn two_threads_find_a_forced_win() {
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::new(4).with_threads(2);
+    assert_eq!(searcher.threads(), 2);
+    let won = fen::parse(Variant::Russian, "W:Wc3:Bd4").unwrap();
+    let result = searcher.search(&won, &[], Limits::default(), &stop);
+    assert!(result.score >= WIN_THRESHOLD, "{result:?}");
+    assert_eq!(
+        notation::move_text(Variant::Russian, &result.best.unwrap()),
+        "c3:e5"
+    );
+
+    // The same searcher again (its helpers kept), on a position where the capture wins a man.
+    let position = fen::parse(Variant::Russian, "W:Wc3,a1:Bd4,h8").unwrap();
+    let result = searcher.search(&position, &[], Limits::default(), &stop);
+    assert_eq!(
+        notation::move_text(Variant::Russian, &result.best.unwrap()),
+        "c3:e5"
+    );
+    assert!(result.win_probability > 0.8, "{result:?}");
+}
+
+#[test]
+fn two_threads_solve_the_tactics_suite_as_well_as_one() {
+    // The one-thread suite's budget and floor (`tactics.rs`): the main thread alone searches
+    // as many nodes as one thread does there, the helper's table entries on top.
+    const NODES: u64 = 200_000;
+    const FLOOR: usize = 60;
+    let text = include_str!("../data/tactics-russian.txt");
+    let (mut total, mut solved) = (0, 0);
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split('|').map(str::trim);
+        let (fen_text, move_text) = (fields.next().unwrap(), fields.next().unwrap());
+        let position = fen::parse(Variant::Russian, fen_text).expect(fen_text);
+        let solution = notation::parse_move(&position, move_text).expect(move_text);
+        let limits = Limits {
+            depth: 64,
+            nodes: NODES,
+        };
+        let result = Searcher::new(16).with_threads(2).search(
+            &position,
+            &[],
+            limits,
+            &AtomicBool::new(false),
+        );
+        total += 1;
+        solved += usize::from(result.best == Some(solution));
+    }
+    eprintln!("two threads solved {solved}/{total} at {NODES} nodes a thread");
+    assert!(solved >= FLOOR, "two threads solved {solved}/{total}");
+}
+
+#[test]
+fn every_thread_counts_and_stops_at_its_limits() {
+    let position = Position::new(Variant::Russian);
+    let limits = Limits {
+        depth: 64,
+        nodes: 100_000,
+    };
+    let result =
+        Searcher::new(4)
+            .with_threads(2)
+            .search(&position, &[], limits, &AtomicBool::new(false));
+    assert!(position.is_legal(&result.best.unwrap()));
+    assert_eq!(result.pv.first(), result.best.as_ref());
+    // Each thread stops at the node limit, the main thread's end stops the helper, and the
+    // nodes reported are both threads'.
+    assert!(result.nodes <= 2 * (100_000 + 1), "{result:?}");
+
+    let stopped = AtomicBool::new(true);
+    let limits = Limits {
+        depth: 30,
+        nodes: u64::MAX,
+    };
+    let quick = Searcher::new(1)
+        .with_threads(2)
+        .search(&position, &[], limits, &stopped);
+    assert!(position.is_legal(&quick.best.unwrap()));
+    assert!(quick.depth <= 1);
+}
+
+#[test]
+fn one_thread_is_the_plain_search() {
+    let position = Position::new(Variant::Russian);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: 8,
+        nodes: 200_000,
+    };
+    let plain = Searcher::new(4).search(&position, &[], limits, &stop);
+    let one = Searcher::new(4)
+        .with_threads(1)
+        .search(&position, &[], limits, &stop);
+    assert_eq!(plain, one);
+}
