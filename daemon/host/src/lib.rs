@@ -43,7 +43,7 @@ mod tests;
 pub use coach::{AdviceKind, CoachSettings, CoachSettingsError};
 pub use lights::{BoardLighting, LightColour, LightMode, SquareLight};
 pub use log_event::{
-    Device, LitSquare, LogEvent, MistakeReason, OperatorAction, ResetResult, SetUpBy,
+    Device, LitSquare, LogEvent, MistakeReason, OperatorAction, PonderEnd, ResetResult, SetUpBy,
 };
 pub use operator::Refused;
 pub use play_level::{PlayLevel, PlayLevelError};

@@ -57,6 +57,18 @@ impl ResetResult {
     }
 }
 
+/// How pondering ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PonderEnd {
+    /// Its stop flag: the visitor pressed the button, or their turn ended another way.
+    Stopped,
+    /// By itself, at its node cap or with the game's result found.
+    Finished,
+    /// It searched nothing: the opening book answers every move the visitor can make.
+    Book,
+}
+
 /// Who finished setting up a position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -117,6 +129,20 @@ pub enum LogEvent {
     },
     /// The robot's search started.
     RobotThinking,
+    /// Pondering (`play.ponder`: the robot searched the visitor's position on their time)
+    /// came back.
+    Pondered {
+        /// The position searched, the visitor to move, as FEN.
+        fen: String,
+        /// Nodes searched.
+        nodes: u64,
+        /// The deepest iteration completed.
+        depth: u32,
+        /// How it ended.
+        ended: PonderEnd,
+        /// Milliseconds it ran.
+        ms: u64,
+    },
     /// The robot chose its move.
     RobotMove {
         /// Move text.

@@ -368,16 +368,49 @@ impl Brain {
     /// Thinks on the visitor's time: searches `position`, the visitor to move, until `stop` is
     /// raised (or [`UNTIMED_NODES`]), so that whatever the visitor plays, the robot's next
     /// search finds the reply's subtree in its table. Chooses nothing and changes nothing but
-    /// the table; the nodes searched (0 where it [does not ponder](Brain::ponders)).
-    pub fn ponder(&mut self, position: &Position, history: &[Position], stop: &AtomicBool) -> u64 {
+    /// the table. Searches nothing (0 nodes) where it [does not ponder](Brain::ponders), or
+    /// where the robot will answer every move of the visitor from its opening book
+    /// ([`Pondering::book`]): its search would warm the table for nothing.
+    pub fn ponder(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        stop: &AtomicBool,
+    ) -> Pondering {
         if !self.ponders() {
-            return 0;
+            return Pondering::default();
+        }
+        if self.book_answers_every_move(position) {
+            return Pondering {
+                book: true,
+                ..Pondering::default()
+            };
         }
         let limits = Limits {
             depth: 64,
             nodes: UNTIMED_NODES,
         };
-        self.searcher.search(position, history, limits, stop).nodes
+        let result = self.searcher.search(position, history, limits, stop);
+        Pondering {
+            nodes: result.nodes,
+            depth: result.depth,
+            book: false,
+        }
+    }
+
+    /// Whether every legal move in `position` leads to a position the opening book answers
+    /// ([`Brain::book_move`], which [`Brain::think`] asks before any search).
+    fn book_answers_every_move(&self, position: &Position) -> bool {
+        let Some(book) = self.book.book() else {
+            return false;
+        };
+        let moves = position.legal_moves();
+        !moves.is_empty()
+            && moves.iter().all(|mv| {
+                position
+                    .play(mv)
+                    .is_ok_and(|after| book.moves(&after).is_some_and(|m| !m.is_empty()))
+            })
     }
 
     /// Every legal move in `position` with the mover's win probability after it, from a short
@@ -810,6 +843,17 @@ impl Brain {
         tracing::debug!("{} moves score as the best; the seed chose one", near.len());
         near[self.rng.below(near.len())]
     }
+}
+
+/// What [`Brain::ponder`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Pondering {
+    /// Nodes searched (0 where it did not search).
+    pub nodes: u64,
+    /// The deepest iteration it completed.
+    pub depth: u32,
+    /// It searched nothing: the opening book answers every move the visitor can make.
+    pub book: bool,
 }
 
 /// The level whose player is loaded: the fixed one, or level 5 (alpha-beta) for the adaptive

@@ -22,5 +22,5 @@ pub mod levels;
 pub mod rng;
 mod tables;
 
-pub use brain::{Brain, Thought, dylib, model_name};
+pub use brain::{Brain, Pondering, Thought, dylib, model_name};
 pub use external::{EngineFault, ExternalEngine, FaultKind};

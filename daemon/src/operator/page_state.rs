@@ -594,11 +594,12 @@ impl PageStateTracker {
                 "advice",
                 &format!("No hint left: the visitor had all {hints_per_game} of this game"),
             ),
-            // Shown through the moves, the face and the status line.
+            // Shown through the moves, the face and the status line; pondering is only logged.
             LogEvent::ButtonPressed
             | LogEvent::ButtonHeld
             | LogEvent::Operator { .. }
-            | LogEvent::Expression { .. } => {}
+            | LogEvent::Expression { .. }
+            | LogEvent::Pondered { .. } => {}
         }
     }
 

@@ -275,7 +275,7 @@ pub struct Robot<B, M> {
     new_visitor: bool,
     /// The position last pondered, with the game's length then: pondered once, so that a
     /// pondering that ends by itself (its node cap) does not start again.
-    pondered: Option<(usize, Position)>,
+    pondered: PonderedOnce,
     /// The board as the arm left it after the robot's move, while the visitor puts it right:
     /// what the visitor takes off goes into the rack.
     fix_from: Option<rules::Bitboard>,
@@ -418,7 +418,7 @@ where
             resume_actions: actions,
             last_game_ended: None,
             new_visitor: false,
-            pondered: None,
+            pondered: PonderedOnce::default(),
             fix_from: None,
             crown_by_hand: None,
             reset_wanted: false,
@@ -594,7 +594,11 @@ where
                 let thinking::Answer {
                     reply,
                     alternatives,
+                    pondered,
                 } = answer;
+                if let Some(event) = pondered {
+                    self.log(&event)?;
+                }
                 if let Some(settings) = self.pending_settings.take() {
                     brain.reconfigure(&settings);
                     external_engines::configure(&mut brain, &settings);
@@ -916,10 +920,13 @@ where
             return Ok(());
         };
         workers.stop_thinking.store(true, Ordering::Relaxed);
-        let (brain, _) = task
+        let (brain, answer) = task
             .await
             .context("the background search's thread failed")?;
         self.brain = Some(brain);
+        if let Some(event) = answer.pondered {
+            self.log(&event)?;
+        }
         Ok(())
     }
 
@@ -948,11 +955,9 @@ where
         let Some((position, history)) = positions.split_last() else {
             return Ok(());
         };
-        let this = (positions.len(), *position);
-        if !brain.ponders() || self.pondered == Some(this) {
+        if !brain.ponders() || !self.pondered.first_time(positions.len(), position) {
             return Ok(());
         }
-        self.pondered = Some(this);
         let history = history.to_vec();
         self.start_thinking(Purpose::Ponder, *position, history, workers)
     }
@@ -1170,6 +1175,8 @@ where
             }
             LogEvent::GameStarted { game, .. } => {
                 self.records.game_id = Some(format!("{}-{game}", self.records.session));
+                // A new game may begin where the last one did: its start is pondered again.
+                self.pondered.new_game();
                 self.new_visitor = self.last_game_ended.is_some_and(|ended| {
                     now.0.saturating_sub(ended.0) >= NEW_VISITOR_AFTER.as_millis() as u64
                 });
@@ -1304,5 +1311,27 @@ where
             Err(_) => {}
         }
         Ok(())
+    }
+}
+
+/// The position last pondered, keyed by the game's length then, so that each position of a
+/// game is pondered once; a new game forgets it, since it may begin where the last one did.
+#[derive(Debug, Default)]
+struct PonderedOnce(Option<(usize, Position)>);
+
+impl PonderedOnce {
+    /// Whether `position`, at the game's length `plies`, was not pondered yet; notes it.
+    fn first_time(&mut self, plies: usize, position: &Position) -> bool {
+        let this = Some((plies, *position));
+        if self.0 == this {
+            return false;
+        }
+        self.0 = this;
+        true
+    }
+
+    /// A game started.
+    fn new_game(&mut self) {
+        self.0 = None;
     }
 }

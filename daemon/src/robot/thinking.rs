@@ -9,7 +9,7 @@ use std::time::Duration;
 use rules::{Move, Position};
 use tokio::task::JoinHandle;
 
-use host::SearchReply;
+use host::{PonderEnd, SearchReply};
 use player::Brain;
 
 /// Where the search runs.
@@ -63,6 +63,8 @@ pub struct Answer {
     /// The visitor's alternatives to their last move, each with their win probability after
     /// it, when asked.
     pub alternatives: Option<Vec<(Move, f32)>>,
+    /// What pondering did, for its event (`None` for the other purposes).
+    pub pondered: Option<host::LogEvent>,
 }
 
 /// Starts a search stopped when its budget of real time has passed (pondering has none) or its
@@ -88,6 +90,7 @@ pub fn think(on: ThinkOn, mut brain: Brain, search: Search) -> JoinHandle<(Brain
             ) => Some(brain.alternatives(before, earlier)),
             _ => None,
         };
+        let mut pondered = None;
         let thought = match purpose {
             Purpose::RobotMove { .. } => {
                 within_budget(budget, &stop, |stop| brain.think(&position, &history, stop))
@@ -96,7 +99,21 @@ pub fn think(on: ThinkOn, mut brain: Brain, search: Search) -> JoinHandle<(Brain
                 within_budget(budget, &stop, |stop| brain.hint(&position, &history, stop))
             }
             Purpose::Ponder => {
-                brain.ponder(&position, &history, &stop);
+                let done = brain.ponder(&position, &history, &stop);
+                let ended = if done.book {
+                    PonderEnd::Book
+                } else if stop.load(Ordering::Relaxed) {
+                    PonderEnd::Stopped
+                } else {
+                    PonderEnd::Finished
+                };
+                pondered = Some(host::LogEvent::Pondered {
+                    fen: rules::fen::write(&position),
+                    nodes: done.nodes,
+                    depth: done.depth,
+                    ended,
+                    ms: clock.elapsed().as_millis() as u64,
+                });
                 None
             }
         };
@@ -111,6 +128,7 @@ pub fn think(on: ThinkOn, mut brain: Brain, search: Search) -> JoinHandle<(Brain
             Answer {
                 reply,
                 alternatives,
+                pondered,
             },
         )
     };

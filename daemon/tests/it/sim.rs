@@ -1231,7 +1231,8 @@ fn the_adaptive_level_gives_a_random_visitor_games_it_can_win() {
 
 /// Level 5 thinks on the visitor's time over pseudo-terminals (the real clock, a worker
 /// thread): each visitor's press stops the pondering, the brain comes back and the robot
-/// answers, and the game is played to its end with legal moves only.
+/// answers, and the game is played to its end with legal moves only. Each pondering is
+/// logged (`pondered`) with a position of the game, and the presses stop it.
 #[test]
 fn a_level_5_game_with_pondering_answers_every_press_to_its_end() {
     let dir = tempfile::tempdir().unwrap();
@@ -1253,4 +1254,23 @@ fn a_level_5_game_with_pondering_answers_every_press_to_its_end() {
     assert!(stdout.contains("1 games:"), "{stdout}");
     let played = replay_games(&log);
     assert_eq!(played.len(), 1, "one game, played to its end");
+    let positions: BTreeSet<String> = played[0]
+        .positions()
+        .iter()
+        .map(rules::fen::write)
+        .collect();
+    let pondered: Vec<&Value> = log.iter().filter(|e| kind(e) == "pondered").collect();
+    for entry in &pondered {
+        let fen = entry["fen"].as_str().unwrap();
+        assert!(positions.contains(fen), "pondered {fen}, not of the game");
+        let ended = entry["ended"].as_str().unwrap();
+        assert!(["stopped", "finished", "book"].contains(&ended), "{entry}");
+        assert!(entry["depth"].is_u64() && entry["ms"].is_u64(), "{entry}");
+    }
+    assert!(
+        pondered
+            .iter()
+            .any(|e| e["ended"] == "stopped" && e["nodes"].as_u64().unwrap() > 0),
+        "no pondering searched and was stopped by a press: {pondered:?}"
+    );
 }
