@@ -41,7 +41,8 @@ pub struct Args {
     /// Variant whose rules apply.
     #[arg(long)]
     variant: Variant,
-    /// First player: `random`, `depth:N`, `nodes:N` or `time:MS` (alpha-beta), `level:N` (the
+    /// First player: `random`, `depth:N`, `nodes:N` or `time:MS` (alpha-beta; `time:MS/T` on
+    /// T threads), `level:N` (the
     /// robot), `level:adaptive` (the robot choosing its strength against its opponent, with
     /// `play.adaptive_target` from the environment), `level:N@DIR` (the robot with the networks
     /// in DIR, to compare a new one), `hub:COMMAND ARGS` (another engine behind the Hub
@@ -87,8 +88,9 @@ pub enum PlayerSpec {
     Depth(u32),
     /// Alpha-beta with a node budget.
     Nodes(u64),
-    /// Alpha-beta until a move time in milliseconds (for "equal time" comparisons).
-    Time(u64),
+    /// Alpha-beta until a move time in milliseconds (for "equal time" comparisons), on
+    /// this many threads (`time:MS/T`, Lazy SMP; `time:MS` is one thread).
+    Time(u64, usize),
     /// The robot's [`Brain`] at a difficulty level (1..=5), with the networks of another
     /// folder than the settings' when one is given (a candidate network measured as the level
     /// would play it); `exact:N` is the level always playing its most visited move, without
@@ -135,7 +137,7 @@ impl FromStr for PlayerSpec {
     fn from_str(s: &str) -> Result<PlayerSpec, String> {
         let bad = || {
             format!(
-                "{s:?}: expected random, depth:N, nodes:N, time:MS, level:1..5, level:adaptive, \
+                "{s:?}: expected random, depth:N, nodes:N, time:MS, time:MS/T, level:1..5, level:adaptive, \
                  level:N@DIR, exact:N, exact:N@DIR, roottables:N, hub:COMMAND ARGS or \
                  dxp:HOST:PORT"
             )
@@ -149,7 +151,13 @@ impl FromStr for PlayerSpec {
             None if s == "random" => Ok(PlayerSpec::Random),
             Some(("depth", n)) => n.parse().map(PlayerSpec::Depth).map_err(|_| bad()),
             Some(("nodes", n)) => n.parse().map(PlayerSpec::Nodes).map_err(|_| bad()),
-            Some(("time", n)) => n.parse().map(PlayerSpec::Time).map_err(|_| bad()),
+            Some(("time", n)) => {
+                let (ms, threads) = n.split_once('/').unwrap_or((n, "1"));
+                match (ms.parse(), threads.parse()) {
+                    (Ok(ms), Ok(threads)) if threads >= 1 => Ok(PlayerSpec::Time(ms, threads)),
+                    _ => Err(bad()),
+                }
+            }
             Some((kind @ ("level" | "exact" | "roottables"), n)) => {
                 let (n, dir) = match n.split_once('@') {
                     Some((_, "")) => return Err(bad()),
@@ -179,7 +187,8 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Depth(d) => write!(f, "depth:{d}"),
             PlayerSpec::Nodes(n) => write!(f, "nodes:{n}"),
-            PlayerSpec::Time(ms) => write!(f, "time:{ms}"),
+            PlayerSpec::Time(ms, 1) => write!(f, "time:{ms}"),
+            PlayerSpec::Time(ms, threads) => write!(f, "time:{ms}/{threads}"),
             PlayerSpec::Level { level, dir, form } => {
                 write!(f, "{}:{level}", form.name())?;
                 match dir {
@@ -259,7 +268,10 @@ impl Player {
         };
         Ok(Player {
             spec: spec.clone(),
-            searcher: Searcher::new(8),
+            searcher: match spec {
+                PlayerSpec::Time(_, threads) => Searcher::new(8).with_threads(*threads),
+                _ => Searcher::new(8),
+            },
             brain,
             thinking: Duration::ZERO,
             longest: Duration::ZERO,
@@ -318,7 +330,7 @@ impl Player {
                 depth: 64,
                 nodes: *nodes,
             },
-            PlayerSpec::Time(_) => Limits::default(),
+            PlayerSpec::Time(..) => Limits::default(),
         };
         let positions = game.positions();
         let history = &positions[..positions.len() - 1];
@@ -326,7 +338,7 @@ impl Player {
         let mut search =
             |stop: &AtomicBool| searcher.search(game.position(), history, limits, stop);
         match &self.spec {
-            PlayerSpec::Time(ms) => with_deadline(Some(Duration::from_millis(*ms)), search),
+            PlayerSpec::Time(ms, _) => with_deadline(Some(Duration::from_millis(*ms)), search),
             _ => search(&AtomicBool::new(false)),
         }
         .best
@@ -613,6 +625,7 @@ mod tests {
             "depth:4",
             "nodes:5000",
             "time:200",
+            "time:200/2",
             "level:1",
             "level:5",
             "level:3@target/candidate",
@@ -631,6 +644,7 @@ mod tests {
             "level:6",
             "level:x",
             "time:",
+            "time:200/0",
             "deep:3",
             "level:3@",
             "level:@dir",
