@@ -7,6 +7,8 @@ use std::sync::atomic::AtomicBool;
 use rules::{Position, Variant, fen, notation};
 use search::{Limits, Searcher, WIN_THRESHOLD};
 
+use crate::tactics;
+
 #[test]
 fn two_threads_find_a_forced_win() {
     let stop = AtomicBool::new(false);
@@ -32,35 +34,18 @@ fn two_threads_find_a_forced_win() {
 
 #[test]
 fn two_threads_solve_the_tactics_suite_as_well_as_one() {
-    // The one-thread suite's budget and floor (`tactics.rs`): the main thread alone searches
-    // as many nodes as one thread does there, the helper's table entries on top.
-    const NODES: u64 = 200_000;
-    const FLOOR: usize = 60;
-    let text = include_str!("../data/tactics-russian.txt");
-    let (mut total, mut solved) = (0, 0);
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut fields = line.split('|').map(str::trim);
-        let (fen_text, move_text) = (fields.next().unwrap(), fields.next().unwrap());
-        let position = fen::parse(Variant::Russian, fen_text).expect(fen_text);
-        let solution = notation::parse_move(&position, move_text).expect(move_text);
-        let limits = Limits {
-            depth: 64,
-            nodes: NODES,
-        };
-        let result = Searcher::new(16).with_threads(2).search(
-            &position,
-            &[],
-            limits,
-            &AtomicBool::new(false),
-        );
-        total += 1;
-        solved += usize::from(result.best == Some(solution));
-    }
-    eprintln!("two threads solved {solved}/{total} at {NODES} nodes a thread");
-    assert!(solved >= FLOOR, "two threads solved {solved}/{total}");
+    // The one-thread suite's budget and floor: the main thread alone searches as many nodes
+    // as one thread does there, the helper's table entries on top.
+    let (total, missed) = tactics::run_suite(|| Searcher::new(16).with_threads(2));
+    let solved = total - missed.len();
+    eprintln!(
+        "two threads solved {solved}/{total} at {} nodes a thread",
+        tactics::NODES
+    );
+    assert!(
+        solved >= tactics::FLOOR,
+        "two threads solved {solved}/{total}; missed {missed:?}"
+    );
 }
 
 #[test]
