@@ -17,18 +17,24 @@ fn brain_at(level: u8) -> Brain {
     Brain::new(&settings, 7)
 }
 
-#[test]
-fn pondering_ends_when_the_flag_is_raised_and_has_searched_meanwhile() {
-    let mut brain = brain_at(5);
-    let game = Game::new(Variant::Russian);
+/// A stop flag and the thread that raises it after `delay`, as the visitor's press would.
+fn flag_raised_after(delay: Duration) -> (Arc<AtomicBool>, std::thread::JoinHandle<()>) {
     let stop = Arc::new(AtomicBool::new(false));
     let raiser = {
         let stop = Arc::clone(&stop);
         std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(100));
+            std::thread::sleep(delay);
             stop.store(true, Ordering::Relaxed);
         })
     };
+    (stop, raiser)
+}
+
+#[test]
+fn pondering_ends_when_the_flag_is_raised_and_has_searched_meanwhile() {
+    let mut brain = brain_at(5);
+    let game = Game::new(Variant::Russian);
+    let (stop, raiser) = flag_raised_after(Duration::from_millis(100));
     // Without the flag it would search the opening to its node cap, tens of seconds.
     let nodes = brain.ponder(game.position(), &[], &stop).nodes;
     raiser.join().unwrap();
@@ -88,14 +94,7 @@ fn level_5_does_not_ponder_where_its_book_answers_every_move_of_the_visitor() {
 
     // One move of the visitor leads out of the book: the search has work to warm.
     let mut brain = brain_with_a_book_of_every_first_reply(dir.path(), 1);
-    let stop = Arc::new(AtomicBool::new(false));
-    let raiser = {
-        let stop = Arc::clone(&stop);
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(100));
-            stop.store(true, Ordering::Relaxed);
-        })
-    };
+    let (stop, raiser) = flag_raised_after(Duration::from_millis(100));
     let done = brain.ponder(&start, &[], &stop);
     raiser.join().unwrap();
     assert!(!done.book && done.nodes > 0, "{done:?}");
