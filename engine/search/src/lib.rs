@@ -429,6 +429,11 @@ impl Searcher {
         reversible: usize,
         stop: &AtomicBool,
     ) -> i32 {
+        // Once aborted, a search visits nothing more: a re-search its caller starts on the
+        // way out would otherwise count nodes past the limit.
+        if self.aborted {
+            return 0;
+        }
         self.nodes += 1;
         self.lines[ply].clear();
         if self.should_stop(stop) {
