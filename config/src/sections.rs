@@ -130,6 +130,12 @@ pub struct PlaySettings {
     /// next search finds the replies' subtrees in its table. The visitor's press stops it at
     /// once. With it, the exact move depends on how long the visitor thought.
     pub ponder: bool,
+    /// How many threads level 5's search runs on (Lazy SMP, sharing one table): its moves
+    /// against the clock and its pondering, and the adaptive level's full-strength moves. The
+    /// coach's scoring, hints and the weaker levels stay on one thread, so that they replay
+    /// exactly, and so does everything in `sim --fast` on its paused clock. More threads than
+    /// the machine has free cores only slow the search down.
+    pub threads: usize,
 }
 
 /// At which levels `play.engine` plays; at the others the robot's own player does.
@@ -179,6 +185,7 @@ impl Default for PlaySettings {
             engine_levels: EngineLevels::Strongest,
             egdb_dir: PathBuf::new(),
             ponder: true,
+            threads: 1,
         }
     }
 }

@@ -42,6 +42,7 @@ pub(crate) fn allowed(key: &str) -> Option<&'static str> {
             "the visitor's expected score the adaptive level aims at is 0.2 to 0.8"
         }
         "play.move_time_ms" => "the robot's time a move is 100 to 60000 milliseconds",
+        "play.threads" => "the search runs on 1 to 64 threads",
         "sensor.debounce_reads" => "the reads that must agree are 1 to 50",
         "sensor.read_interval_ms" => "the time between reads is 1 to 1000 milliseconds",
         "devices.baud" => {
@@ -160,6 +161,8 @@ impl Settings {
             &time,
             "",
         );
+        let threads = self.play.threads;
+        problems.in_range((1..=64).contains(&threads), "play.threads", &threads, "");
         let reads = self.sensor.debounce_reads;
         problems.in_range(
             (1..=50).contains(&reads),

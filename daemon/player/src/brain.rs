@@ -141,6 +141,8 @@ pub struct Brain {
     search_tables: bool,
     /// Level 5's opening book (`<models_dir>/<variant>-book.txt`), see `book.rs`.
     book: LoadedBook,
+    /// Every search on one thread, whatever `play.threads` says ([`Brain::on_one_thread`]).
+    one_thread: bool,
 }
 
 impl std::fmt::Debug for Brain {
@@ -166,7 +168,7 @@ impl Brain {
             variant: settings.game.variant,
             source,
             player,
-            searcher: Searcher::new(16),
+            searcher: Searcher::new(16).with_threads(settings.play.threads),
             rng: SplitMix::new(seed),
             seed,
             variety: true,
@@ -177,6 +179,7 @@ impl Brain {
             tables: Tables::load(settings),
             search_tables: true,
             book: LoadedBook::load(settings),
+            one_thread: false,
         };
         brain.hand_tables_to_search();
         brain
@@ -192,6 +195,20 @@ impl Brain {
             .then(|| self.tables.egdb())
             .flatten();
         self.searcher.set_egdb(egdb);
+    }
+
+    /// The same player searching on one thread, whatever `play.threads` says now or after a
+    /// reload: a simulation on a paused clock, whose games must replay exactly from the seed.
+    #[must_use]
+    pub fn on_one_thread(mut self) -> Brain {
+        self.one_thread = true;
+        self.searcher.set_threads(1);
+        self
+    }
+
+    /// The threads level 5's search runs on (see [`Brain::full_strength_search`]).
+    pub fn threads(&self) -> usize {
+        self.searcher.threads()
     }
 
     /// The same player always playing its most visited move, for `checkerbot-lab match` to
@@ -233,6 +250,12 @@ impl Brain {
             self.searcher.clear();
         }
         self.variant = settings.game.variant;
+        let threads = if self.one_thread {
+            1
+        } else {
+            settings.play.threads
+        };
+        self.searcher.set_threads(threads);
         self.tables.reconfigure(settings);
         self.hand_tables_to_search();
         self.book.reconfigure(settings);
@@ -347,7 +370,7 @@ impl Brain {
             depth: 64,
             nodes: HINT_NODES,
         };
-        let result = self.searcher.search(position, history, limits, stop);
+        let result = self.searcher.search_alone(position, history, limits, stop);
         let mv = result.best?;
         Some(Thought {
             mv,
@@ -390,7 +413,7 @@ impl Brain {
             depth: 64,
             nodes: UNTIMED_NODES,
         };
-        let result = self.searcher.search(position, history, limits, stop);
+        let result = self.full_strength_search(position, history, limits, stop);
         Pondering {
             nodes: result.nodes,
             depth: result.depth,
@@ -498,7 +521,9 @@ impl Brain {
             .map(|mv| {
                 let mut child = *position;
                 child.play_unchecked(mv);
-                let reply = self.searcher.search(&child, &line, limits, &unstoppable);
+                let reply = self
+                    .searcher
+                    .search_alone(&child, &line, limits, &unstoppable);
                 nodes += reply.nodes;
                 (*mv, -reply.score)
             })
@@ -628,7 +653,7 @@ impl Brain {
             depth,
             nodes: UNTIMED_NODES,
         };
-        let result = self.searcher.search(position, history, limits, stop);
+        let result = self.full_strength_search(position, history, limits, stop);
         let thought = Thought {
             mv: result.best.unwrap_or(moves[0]),
             v: result.win_probability,
@@ -693,9 +718,10 @@ impl Brain {
         if let Some(adaptive) = &self.adaptive {
             return format!(
                 "adaptive: makes the visitor's mistakes (their moves cost {:.0} hundredths of a \
-                 man on average, as far as it knows) around level 5's alpha-beta, leaning to keep \
-                 their expected score near {:.2}",
+                 man on average, as far as it knows) around level 5's alpha-beta{}, leaning to \
+                 keep their expected score near {:.2}",
                 adaptive.visitor_cost(),
+                self.on_threads(),
                 adaptive.target()
             );
         }
@@ -725,7 +751,7 @@ impl Brain {
             }
             Player::AlphaBeta { reason } => {
                 let depth = self.level.fallback_depth.map_or_else(
-                    || "until the move time".to_owned(),
+                    || format!("until the move time{}", self.on_threads()),
                     |d| format!("depth {d}"),
                 );
                 let random = if self.level.fallback_random > 0.0 {
@@ -741,6 +767,14 @@ impl Brain {
                     None => format!("alpha-beta {depth}{random} (level {})", self.level.number),
                 }
             }
+        }
+    }
+
+    /// " on N threads" where level 5's search has more than one, for the descriptions.
+    fn on_threads(&self) -> String {
+        match self.threads() {
+            1 => String::new(),
+            threads => format!(" on {threads} threads"),
         }
     }
 
@@ -772,7 +806,10 @@ impl Brain {
                 nodes: UNTIMED_NODES,
             },
         };
-        let result = self.searcher.search(position, history, limits, stop);
+        let result = match self.level.fallback_depth {
+            Some(_) => self.searcher.search_alone(position, history, limits, stop),
+            None => self.full_strength_search(position, history, limits, stop),
+        };
         let searched = result.best.unwrap_or(moves[0]);
         let random =
             self.level.fallback_random > 0.0 && self.rng.chance(self.level.fallback_random);
@@ -801,6 +838,19 @@ impl Brain {
             pv,
             playouts_or_nodes: result.nodes,
         }
+    }
+
+    /// Level 5's search against the clock (its moves, its pondering and the adaptive level's
+    /// full-strength moves): on the `play.threads` threads. Every other search (the coach's
+    /// scoring, hints, the weaker levels) is on one thread and replays exactly.
+    fn full_strength_search(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        limits: Limits,
+        stop: &AtomicBool,
+    ) -> search::SearchResult {
+        self.searcher.search(position, history, limits, stop)
     }
 
     /// The alpha-beta stand-in's variety: among the root moves whose own search (a ply less
@@ -834,7 +884,7 @@ impl Brain {
                 }
                 let mut child = *position;
                 child.play_unchecked(mv);
-                -searcher.search(&child, &line, limits, stop).score >= score - VARIETY_MARGIN
+                -searcher.search_alone(&child, &line, limits, stop).score >= score - VARIETY_MARGIN
             })
             .collect();
         if near.len() < 2 {

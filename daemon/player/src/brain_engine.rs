@@ -140,7 +140,7 @@ impl Brain {
         };
         let reply = self
             .searcher
-            .search(&after, &line, limits, &AtomicBool::new(false));
+            .search_alone(&after, &line, limits, &AtomicBool::new(false));
         let raw_v = 1.0 - reply.win_probability;
         let mut pv = vec![mv];
         pv.extend(reply.pv);
@@ -167,7 +167,7 @@ impl Brain {
         };
         let result = self
             .searcher
-            .search(position, history, limits, &AtomicBool::new(false));
+            .search_alone(position, history, limits, &AtomicBool::new(false));
         let mv = result.best.unwrap_or(moves[0]);
         Thought {
             mv,

@@ -141,6 +141,64 @@ fn level_5_plays_alpha_beta_by_design_without_a_warning_reason() {
 }
 
 #[test]
+fn play_threads_reach_level_5s_search_and_follow_a_reload() {
+    let mut two = settings(5, Some("/nonexistent"));
+    two.play.threads = 2;
+    let mut brain = Brain::new(&two, 1);
+    assert_eq!(brain.threads(), 2);
+    assert!(
+        brain
+            .describe()
+            .contains("alpha-beta until the move time on 2 threads"),
+        "{}",
+        brain.describe()
+    );
+    let position = Position::new(Variant::Russian);
+    let thought = brain
+        .think(&position, &[], &AtomicBool::new(false))
+        .unwrap();
+    assert!(position.legal_moves().contains(&thought.mv));
+
+    let mut one = two.clone();
+    one.play.threads = 1;
+    brain.reconfigure(&one);
+    assert_eq!(brain.threads(), 1);
+    assert!(
+        !brain.describe().contains("threads"),
+        "{}",
+        brain.describe()
+    );
+
+    // A simulation on a paused clock stays on one thread through a reload that asks for more.
+    let mut replaying = Brain::new(&two, 1).on_one_thread();
+    assert_eq!(replaying.threads(), 1);
+    replaying.reconfigure(&two);
+    assert_eq!(replaying.threads(), 1);
+}
+
+#[test]
+fn hints_and_the_coachs_scoring_replay_exactly_on_a_brain_with_threads() {
+    // A hint and the coach's scores are node-limited: on two threads they would count the
+    // helper's nodes and depend on the scheduler.
+    let mut two = settings(5, Some("/nonexistent"));
+    two.play.threads = 2;
+    let one = settings(5, Some("/nonexistent"));
+    let position = Position::new(Variant::Russian);
+    let stop = AtomicBool::new(false);
+    let mut threaded = Brain::new(&two, 1);
+    let mut plain = Brain::new(&one, 1);
+    assert_eq!(
+        threaded.hint(&position, &[], &stop),
+        plain.hint(&position, &[], &stop)
+    );
+    let after = position.play(&position.legal_moves()[0]).unwrap();
+    assert_eq!(
+        threaded.alternatives(&after, &[position]),
+        plain.alternatives(&after, &[position])
+    );
+}
+
+#[test]
 fn a_raised_stop_still_gives_a_legal_move_at_once() {
     let mut brain = Brain::new(&settings(5, Some("/nonexistent")), 1);
     let position = Position::new(Variant::Russian);

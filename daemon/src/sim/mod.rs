@@ -666,6 +666,10 @@ impl PreparedSim<'_> {
         let games = (args.games > 0).then_some(args.games);
         let config = LoopConfig::from_settings(settings, games, args.max_plies, think_on);
         let mut brain = Brain::new(settings, self.rng.next_u64());
+        if think_on == ThinkOn::LoopThread {
+            // On the paused clock the games replay exactly from the seed: one search thread.
+            brain = brain.on_one_thread();
+        }
         external_engines::configure(&mut brain, settings);
         let plays = brain.describe();
         let mut robot = Robot::new(config, self.startup, device, reconnect, arm, brain, voice);

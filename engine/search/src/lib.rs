@@ -186,19 +186,29 @@ impl Searcher {
     /// crate's documentation): the caller's and `threads - 1` helpers that share its table.
     /// The node limit then bounds each thread's nodes, and the result counts every thread's;
     /// with more than one thread a search does not replay exactly, so a caller that needs it
-    /// to (node-limited searches, a seeded simulation) keeps one.
+    /// to (node-limited searches, a seeded simulation) keeps one, or searches with
+    /// [`Searcher::search_alone`].
     #[must_use]
     pub fn with_threads(mut self, threads: usize) -> Searcher {
-        self.helpers = (1..threads.max(1))
-            .map(|index| Searcher {
+        self.set_threads(threads);
+        self
+    }
+
+    /// [`Searcher::with_threads`] in place: the table, and what it learnt, are kept, and so are
+    /// the helpers that remain (a settings reload that changes the threads).
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.max(1) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            let index = self.helpers.len() + 1;
+            self.helpers.push(Searcher {
                 table: Arc::clone(&self.table),
                 depth_offset: (index % 2) as u32,
                 pruning: self.pruning,
                 egdb: self.egdb.clone(),
                 ..Searcher::new(0)
-            })
-            .collect();
-        self
+            });
+        }
     }
 
     /// The threads a search runs on.
@@ -265,6 +275,22 @@ impl Searcher {
         stop: &AtomicBool,
     ) -> SearchResult {
         self.search_reporting(position, history, limits, stop, |_| {})
+    }
+
+    /// [`Searcher::search`] on the caller's thread alone, whatever [`Searcher::with_threads`]
+    /// said: for a search that must replay exactly (a node limit and no clock), which helpers
+    /// would make depend on the scheduler. It still reads and writes the table they share.
+    pub fn search_alone(
+        &mut self,
+        position: &Position,
+        history: &[Position],
+        limits: Limits,
+        stop: &AtomicBool,
+    ) -> SearchResult {
+        let helpers = std::mem::take(&mut self.helpers);
+        let result = self.search(position, history, limits, stop);
+        self.helpers = helpers;
+        result
     }
 
     /// [`Searcher::search`], handing each completed iteration's result to `on_iteration` as it

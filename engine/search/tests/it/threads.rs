@@ -91,3 +91,32 @@ fn one_thread_is_the_plain_search() {
         .search(&position, &[], limits, &stop);
     assert_eq!(plain, one);
 }
+
+#[test]
+fn a_search_alone_replays_the_one_thread_search() {
+    // A node-limited search (a hint, the coach's scoring) on a searcher that has helpers for
+    // its timed searches must still replay exactly.
+    let position = Position::new(Variant::Russian);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: 8,
+        nodes: 200_000,
+    };
+    let plain = Searcher::new(4).search(&position, &[], limits, &stop);
+    let mut two = Searcher::new(4).with_threads(2);
+    assert_eq!(two.search_alone(&position, &[], limits, &stop), plain);
+    assert_eq!(two.threads(), 2, "the helpers are kept for the next search");
+}
+
+#[test]
+fn the_threads_change_in_place() {
+    let mut searcher = Searcher::new(1);
+    for (asked, threads) in [(3, 3), (2, 2), (4, 4), (1, 1), (0, 1)] {
+        searcher.set_threads(asked);
+        assert_eq!(searcher.threads(), threads, "asked for {asked}");
+    }
+    searcher.set_threads(2);
+    let won = fen::parse(Variant::Russian, "W:Wc3:Bd4").unwrap();
+    let result = searcher.search(&won, &[], Limits::default(), &AtomicBool::new(false));
+    assert!(result.score >= WIN_THRESHOLD, "{result:?}");
+}
