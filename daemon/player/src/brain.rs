@@ -12,7 +12,9 @@
 //!
 //! Randomness (temperature, the weak levels' random moves, levels 3 and 4's draw among
 //! near-equal moves) comes from the seed given to [`Brain::new`], so a game replays exactly
-//! unless a search was stopped by the clock.
+//! unless a search was stopped by the clock. Level 5's searches against the clock may run on
+//! several threads (`play.threads`, see [`Brain::threads`]), which do not replay
+//! exactly either; every node-limited search (hints, the coach's scoring) runs on one.
 //!
 //! With `play.egdb_dir` set (Russian), level 5 and the adaptive level's full-strength moves
 //! play a position within the endgame tables from them instead of searching (see
@@ -206,7 +208,8 @@ impl Brain {
         self
     }
 
-    /// The threads level 5's search runs on (see [`Brain::full_strength_search`]).
+    /// The threads level 5's search against the clock runs on (`play.threads`; one after
+    /// [`Brain::on_one_thread`]).
     pub fn threads(&self) -> usize {
         self.searcher.threads()
     }
