@@ -137,7 +137,7 @@ impl FromStr for PlayerSpec {
     fn from_str(s: &str) -> Result<PlayerSpec, String> {
         let bad = || {
             format!(
-                "{s:?}: expected random, depth:N, nodes:N, time:MS, time:MS/T, level:1..5, level:adaptive, \
+                "{s:?}: expected random, depth:N, nodes:N, time:MS, time:MS/T (T: 1 to 64), level:1..5, level:adaptive, \
                  level:N@DIR, exact:N, exact:N@DIR, roottables:N, hub:COMMAND ARGS or \
                  dxp:HOST:PORT"
             )
@@ -154,7 +154,8 @@ impl FromStr for PlayerSpec {
             Some(("time", n)) => {
                 let (ms, threads) = n.split_once('/').unwrap_or((n, "1"));
                 match (ms.parse(), threads.parse()) {
-                    (Ok(ms), Ok(threads)) if threads >= 1 => Ok(PlayerSpec::Time(ms, threads)),
+                    // As many threads as `play.threads` allows the robot.
+                    (Ok(ms), Ok(threads @ 1..=64)) => Ok(PlayerSpec::Time(ms, threads)),
                     _ => Err(bad()),
                 }
             }
@@ -645,6 +646,7 @@ mod tests {
             "level:x",
             "time:",
             "time:200/0",
+            "time:200/65",
             "deep:3",
             "level:3@",
             "level:@dir",
