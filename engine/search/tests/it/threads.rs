@@ -78,7 +78,9 @@ fn every_thread_counts_and_stops_at_its_limits() {
 }
 
 #[test]
-fn one_thread_is_the_plain_search() {
+fn one_thread_and_a_search_alone_are_the_plain_search() {
+    // A node-limited search (a hint, the coach's scoring) on a searcher that has helpers for
+    // its timed searches must still replay exactly.
     let position = Position::new(Variant::Russian);
     let stop = AtomicBool::new(false);
     let limits = Limits {
@@ -90,19 +92,6 @@ fn one_thread_is_the_plain_search() {
         .with_threads(1)
         .search(&position, &[], limits, &stop);
     assert_eq!(plain, one);
-}
-
-#[test]
-fn a_search_alone_replays_the_one_thread_search() {
-    // A node-limited search (a hint, the coach's scoring) on a searcher that has helpers for
-    // its timed searches must still replay exactly.
-    let position = Position::new(Variant::Russian);
-    let stop = AtomicBool::new(false);
-    let limits = Limits {
-        depth: 8,
-        nodes: 200_000,
-    };
-    let plain = Searcher::new(4).search(&position, &[], limits, &stop);
     let mut two = Searcher::new(4).with_threads(2);
     assert_eq!(two.search_alone(&position, &[], limits, &stop), plain);
     assert_eq!(two.threads(), 2, "the helpers are kept for the next search");
