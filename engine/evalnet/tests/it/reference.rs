@@ -1,0 +1,135 @@
+//! The network computed the slow, obvious way (dense features, `f64`, the layers as written in
+//! `training/evalnet.py`), against the crate: the fixtures, and networks whose second layer is
+//! not a whole number of the crate's blocks.
+
+use evalnet::EvalNet;
+use rules::{Color, Position, Variant};
+use testkit::Lcg;
+
+use crate::model::{Model, Tensor, fixtures, positions};
+
+/// The features of `position` as `training/evalnet.py` defines them, written straight from the
+/// board's coordinates (not from the crate's table): [2, 4 * side * side], the side to move's
+/// view first, each view with the board turned by 180 degrees for Black.
+pub fn features(position: &Position) -> Vec<f32> {
+    let geometry = position.variant().geometry();
+    let side = geometry.side();
+    let cells = side * side;
+    let mut out = vec![0.0; 2 * 4 * cells];
+    let me = position.turn();
+    for (v, view) in [me, !me].into_iter().enumerate() {
+        let planes = [
+            position.men_of(view),
+            position.kings_of(view),
+            position.men_of(!view),
+            position.kings_of(!view),
+        ];
+        for (plane, board) in planes.into_iter().enumerate() {
+            for sq in board {
+                let (row, col) = geometry.coords(sq);
+                let (row, col) = match view {
+                    Color::White => (row, col),
+                    Color::Black => (side - 1 - row, side - 1 - col),
+                };
+                out[v * 4 * cells + plane * cells + row * side + col] = 1.0;
+            }
+        }
+    }
+    out
+}
+
+/// The network's logit for `position`, from a decoded model.
+pub fn forward(model: &Model, position: &Position) -> f64 {
+    let input = features(position);
+    let ft = model.get("ft.weight");
+    let (n_features, hidden) = (ft.dims[0] as usize, ft.dims[1] as usize);
+    let l1 = model.get("l1.weight");
+    let inner = l1.dims[1] as usize;
+    let mut joined = vec![0.0f64; 2 * hidden];
+    for view in 0..2 {
+        for j in 0..hidden {
+            let mut sum = f64::from(model.get("ft.bias").values[j]);
+            for i in 0..n_features {
+                sum +=
+                    f64::from(input[view * n_features + i]) * f64::from(ft.values[i * hidden + j]);
+            }
+            joined[view * hidden + j] = sum.clamp(0.0, 1.0);
+        }
+    }
+    let mut logit = f64::from(model.get("out.bias").values[0]);
+    for k in 0..inner {
+        let mut sum = f64::from(model.get("l1.bias").values[k]);
+        for (i, x) in joined.iter().enumerate() {
+            sum += x * f64::from(l1.values[i * inner + k]);
+        }
+        logit += sum.clamp(0.0, 1.0) * f64::from(model.get("out.weight").values[k]);
+    }
+    logit
+}
+
+fn largest_difference(net: &EvalNet, model: &Model, positions: &[Position]) -> f64 {
+    positions
+        .iter()
+        .map(|p| (f64::from(net.evaluate_position(p)) - forward(model, p)).abs())
+        .fold(0.0, f64::max)
+}
+
+#[test]
+fn fixtures_match_the_reference_computation() {
+    for (variant, path) in fixtures() {
+        let net = EvalNet::load(&path).unwrap();
+        assert_eq!(net.variant(), variant);
+        let model = Model::read(&path);
+        assert_eq!(net.hidden(), model.get("ft.bias").values.len());
+        let worst = largest_difference(&net, &model, &positions(variant, 300, 11));
+        eprintln!("{variant}: largest difference from the reference {worst:e}");
+        assert!(worst < 1e-4, "{variant}: {worst}");
+    }
+}
+
+/// Seeded weights for a network of any width, large enough that both clips bite.
+fn random_model(variant: Variant, h: usize, l: usize, seed: u64) -> Model {
+    let side = variant.geometry().side();
+    let f = 4 * side * side;
+    let mut rng = Lcg(seed);
+    let mut values = |n: usize, scale: f32| -> Vec<f32> {
+        (0..n)
+            .map(|_| (rng.below(2001) as f32 - 1000.0) / 1000.0 * scale)
+            .collect()
+    };
+    let mut model = Model {
+        metadata: Vec::new(),
+        initializers: vec![
+            Tensor::new("ft.weight", &[f as i64, h as i64], values(f * h, 0.25)),
+            Tensor::new("ft.bias", &[h as i64], values(h, 0.5)),
+            Tensor::new(
+                "l1.weight",
+                &[2 * h as i64, l as i64],
+                values(2 * h * l, 0.5),
+            ),
+            Tensor::new("l1.bias", &[l as i64], values(l, 0.5)),
+            Tensor::new("out.weight", &[l as i64, 1], values(l, 1.0)),
+            Tensor::new("out.bias", &[1], values(1, 0.5)),
+        ],
+    };
+    model
+        .set_metadata("checkerbot.kind", "evaluation")
+        .set_metadata("checkerbot.eval_version", "1")
+        .set_metadata("checkerbot.variant", variant.name());
+    model
+}
+
+#[test]
+fn odd_widths_match_the_reference_computation() {
+    // Second layers narrower than, equal to, and between multiples of the crate's blocks.
+    for (i, (h, l)) in [(1, 1), (7, 5), (24, 16), (40, 17), (64, 33)]
+        .into_iter()
+        .enumerate()
+    {
+        let model = random_model(Variant::Russian, h, l, 100 + i as u64);
+        let net = EvalNet::from_onnx(&model.encode()).unwrap();
+        assert_eq!((net.hidden(), net.inner()), (h, l));
+        let worst = largest_difference(&net, &model, &positions(Variant::Russian, 200, i as u64));
+        assert!(worst < 1e-4, "hidden {h}, inner {l}: {worst}");
+    }
+}
