@@ -12,11 +12,19 @@
 //! - the search's **win probability** for the side to move and the **game result** from the
 //!   side to move's view, stored separately so that the trainer chooses the blend.
 //!
+//! With `--value-only` (the data for a learned evaluation), each position is searched once to
+//! the label depth instead of once per root move: its best move is played (and is the policy
+//! target, all of it), and with `--quiet-only` only positions where the side to move has no
+//! capture are written, the positions a search evaluates statically. This is several times
+//! faster, and the opening's random plies and the blunders give the variety.
+//!
 //! The records' layout: [`crate::training_record`].
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use evalnet::EvalNet;
 use network::policy::PolicyMap;
 use rules::{Game, GameResult, Move, Position, Variant};
 use search::{Limits, Searcher, win_probability};
@@ -57,6 +65,17 @@ pub struct Args {
     /// Longest game in plies; longer ones count as draws.
     #[arg(long, default_value_t = 250)]
     max_plies: usize,
+    /// One search per position to `--depth`, its best move the policy target (see above).
+    #[arg(long)]
+    value_only: bool,
+    /// Only positions where the side to move has no capture are written.
+    #[arg(long)]
+    quiet_only: bool,
+    /// The search labels with this learned evaluation (an `<variant>-eval.onnx`, see
+    /// `training/train_eval.py`) instead of the hand-written one: the next generation's
+    /// teacher.
+    #[arg(long, value_name = "FILE")]
+    eval: Option<PathBuf>,
 }
 
 /// Runs the command.
@@ -66,6 +85,17 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let map = PolicyMap::new(geometry);
     let mut rng = SplitMix::new(args.seed);
     let mut searcher = Searcher::new(32);
+    if let Some(path) = &args.eval {
+        let net = EvalNet::load(path)?;
+        anyhow::ensure!(
+            net.variant() == args.variant,
+            "{} is a {} evaluation, not {}",
+            path.display(),
+            net.variant(),
+            args.variant
+        );
+        searcher.set_evalnet(Some(Arc::new(net)));
+    }
     let summary = write_games(&args.out, args.positions, || {
         play_game(args, &map, &mut searcher, &mut rng)
     })?;
@@ -94,6 +124,32 @@ fn play_game(
             continue;
         }
         let positions = game.positions().to_vec();
+        if args.value_only {
+            let limits = Limits {
+                depth: args.depth,
+                nodes: u64::MAX,
+            };
+            let found = searcher.search(&position, &positions, limits, &stop);
+            let best = found.best.unwrap_or(moves[0]);
+            if !(args.quiet_only && position.has_capture()) {
+                let mut policy = vec![0.0; map.len()];
+                if let Some(i) = map.index(position.turn(), &best) {
+                    policy[i] = 1.0;
+                }
+                samples.push(Sample {
+                    position,
+                    policy,
+                    search_v: win_probability(found.score),
+                });
+            }
+            let mv = if rng.chance(args.blunders) {
+                moves[rng.below(moves.len())]
+            } else {
+                best
+            };
+            game.play(&mv)?;
+            continue;
+        }
         let scores = root_scores(searcher, &positions, &moves, args.depth, &stop);
         let best_score = scores.iter().copied().max().unwrap_or(0);
         let weights = softmax(&scores, args.policy_temperature);

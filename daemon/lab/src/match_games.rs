@@ -48,7 +48,8 @@ pub struct Args {
     /// in DIR, to compare a new one), `hub:COMMAND ARGS` (another engine behind the Hub
     /// protocol, as the robot's `play.engine`), `dxp:HOST:PORT` (an engine listening for DXP
     /// games, International only), `roottables:N` (the level with the endgame tables of
-    /// `play.egdb_dir` at its root only, not probed in its search).
+    /// `play.egdb_dir` at its root only, not probed in its search), `handeval:N` (the level with
+    /// the hand-written evaluation in its search, where level 5 reads a learned one).
     #[arg(long)]
     first: PlayerSpec,
     /// Second player, same forms.
@@ -96,7 +97,9 @@ pub enum PlayerSpec {
     /// would play it); `exact:N` is the level always playing its most visited move, without
     /// its variety among near-equal moves (to measure what the variety costs);
     /// `roottables:N` is the level with its endgame tables at the root only, not probed
-    /// below it in its search (to measure what the probes add).
+    /// below it in its search (to measure what the probes add); `handeval:N` is the level
+    /// with the hand-written evaluation even where a learned one is read (to measure what the
+    /// learned one adds).
     Level {
         /// The level.
         level: PlayLevel,
@@ -119,6 +122,8 @@ pub(crate) enum LevelForm {
     Exact,
     /// `roottables:N`: with the endgame tables at the root only, not in its search.
     RootTables,
+    /// `handeval:N`: with the hand-written evaluation, not the learned one.
+    HandEvaluation,
 }
 
 impl LevelForm {
@@ -128,6 +133,7 @@ impl LevelForm {
             LevelForm::AsPlayed => "level",
             LevelForm::Exact => "exact",
             LevelForm::RootTables => "roottables",
+            LevelForm::HandEvaluation => "handeval",
         }
     }
 }
@@ -138,7 +144,7 @@ impl FromStr for PlayerSpec {
         let bad = || {
             format!(
                 "{s:?}: expected random, depth:N, nodes:N, time:MS, time:MS/T (T: 1 to 64), level:1..5, level:adaptive, \
-                 level:N@DIR, exact:N, exact:N@DIR, roottables:N, hub:COMMAND ARGS or \
+                 level:N@DIR, exact:N, exact:N@DIR, roottables:N, handeval:N, hub:COMMAND ARGS or \
                  dxp:HOST:PORT"
             )
         };
@@ -159,7 +165,7 @@ impl FromStr for PlayerSpec {
                     _ => Err(bad()),
                 }
             }
-            Some((kind @ ("level" | "exact" | "roottables"), n)) => {
+            Some((kind @ ("level" | "exact" | "roottables" | "handeval"), n)) => {
                 let (n, dir) = match n.split_once('@') {
                     Some((_, "")) => return Err(bad()),
                     Some((n, dir)) => (n, Some(PathBuf::from(dir))),
@@ -168,6 +174,7 @@ impl FromStr for PlayerSpec {
                 let form = match kind {
                     "exact" => LevelForm::Exact,
                     "roottables" => LevelForm::RootTables,
+                    "handeval" => LevelForm::HandEvaluation,
                     _ => LevelForm::AsPlayed,
                 };
                 match n.parse() {
@@ -242,6 +249,7 @@ impl Player {
                     LevelForm::AsPlayed => brain,
                     LevelForm::Exact => brain.without_variety(),
                     LevelForm::RootTables => brain.without_search_tables(),
+                    LevelForm::HandEvaluation => brain.with_hand_evaluation(),
                 };
                 eprintln!("{spec}: {}", brain.describe());
                 Some(brain)
@@ -634,6 +642,8 @@ mod tests {
             "exact:3",
             "exact:4@target/candidate",
             "roottables:5",
+            "handeval:5",
+            "handeval:5@target/candidate",
             "hub:checkerbot hub",
             "hub:\"/opt/my engine/scan\" hub",
         ] {

@@ -41,6 +41,7 @@ use search::{Limits, Searcher};
 
 use crate::adaptive::{Adaptive, Choice};
 use crate::book::LoadedBook;
+use crate::evaluation::LoadedEvaluation;
 use crate::levels::{Level, UNTIMED_NODES, UNTIMED_PLAYOUTS, VARIETY_MARGIN};
 use crate::rng::SplitMix;
 use crate::tables::Tables;
@@ -138,13 +139,25 @@ pub struct Brain {
     /// levels' mistakes in an ending are part of what makes them beatable. At full strength
     /// the searcher holds them too (see [`Brain::hand_tables_to_search`]).
     tables: Tables,
-    /// Whether the full-strength search probes the tables below its root (false only for
-    /// `checkerbot-lab match` to measure what that adds, [`Brain::without_search_tables`]).
-    search_tables: bool,
+    /// What of the full-strength search `checkerbot-lab match` left out, to measure what it
+    /// adds (nothing in the robot).
+    left_out: LeftOut,
     /// Level 5's opening book (`<models_dir>/<variant>-book.txt`), see `book.rs`.
     book: LoadedBook,
+    /// Level 5's learned evaluation (`<models_dir>/<variant>-eval.onnx`), see `evaluation.rs`.
+    evaluation: LoadedEvaluation,
     /// Every search on one thread, whatever `play.threads` says ([`Brain::on_one_thread`]).
     one_thread: bool,
+}
+
+/// Parts of the full-strength search that `checkerbot-lab match` leaves out of a player to
+/// measure what each adds ([`Brain::without_search_tables`], [`Brain::with_hand_evaluation`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct LeftOut {
+    /// The endgame tables below the root (kept at the root).
+    search_tables: bool,
+    /// The learned evaluation (the hand-written one searches instead).
+    learned_evaluation: bool,
 }
 
 impl std::fmt::Debug for Brain {
@@ -179,11 +192,13 @@ impl Brain {
             last_scored: VecDeque::new(),
             engine: None,
             tables: Tables::load(settings),
-            search_tables: true,
+            left_out: LeftOut::default(),
             book: LoadedBook::load(settings),
+            evaluation: LoadedEvaluation::load(settings),
             one_thread: false,
         };
         brain.hand_tables_to_search();
+        brain.hand_evaluation_to_search();
         brain
     }
 
@@ -193,10 +208,29 @@ impl Brain {
     /// scored exactly; takes them back at the weaker levels. Changing them clears the
     /// searcher's transposition table, whose scores came from the old ones.
     fn hand_tables_to_search(&mut self) {
-        let egdb = (self.search_tables && self.level.number == 5)
+        let egdb = (!self.left_out.search_tables && self.level.number == 5)
             .then(|| self.tables.egdb())
             .flatten();
         self.searcher.set_egdb(egdb);
+    }
+
+    /// Hands the learned evaluation to the alpha-beta searcher at level 5 (the only level that
+    /// reads one, see `evaluation.rs`), or takes it back. Changing it clears the searcher's
+    /// transposition table, whose scores came from the old one.
+    fn hand_evaluation_to_search(&mut self) {
+        let network = (!self.left_out.learned_evaluation)
+            .then(|| self.evaluation.network())
+            .flatten();
+        self.searcher.set_evalnet(network);
+    }
+
+    /// The same player with the hand-written evaluation in its search even where a learned one
+    /// is read, for `checkerbot-lab match` to measure what the learned one adds.
+    #[must_use]
+    pub fn with_hand_evaluation(mut self) -> Brain {
+        self.left_out.learned_evaluation = true;
+        self.hand_evaluation_to_search();
+        self
     }
 
     /// The same player searching on one thread, whatever `play.threads` says now or after a
@@ -227,7 +261,7 @@ impl Brain {
     /// probes in the search add.
     #[must_use]
     pub fn without_search_tables(mut self) -> Brain {
-        self.search_tables = false;
+        self.left_out.search_tables = true;
         self.hand_tables_to_search();
         self
     }
@@ -262,6 +296,8 @@ impl Brain {
         self.tables.reconfigure(settings);
         self.hand_tables_to_search();
         self.book.reconfigure(settings);
+        self.evaluation.reconfigure(settings);
+        self.hand_evaluation_to_search();
     }
 
     /// Chooses the robot's move in `position` (`history`: the game's earlier positions, for
@@ -705,6 +741,13 @@ impl Brain {
             Some(Ok(positions)) => format!("{own}; opening book of {positions} positions"),
             Some(Err(reason)) => format!("{own}; no opening book: {reason}"),
         };
+        let own = match self.evaluation.status() {
+            Some(Ok(file)) if !self.left_out.learned_evaluation => {
+                format!("{own}; learned evaluation {file}")
+            }
+            Some(Err(reason)) => format!("{own}; hand-written evaluation: {reason}"),
+            _ => own,
+        };
         let own = match self.tables.status() {
             None => own,
             Some(Ok(pieces)) => format!("{own}; endgame tables up to {pieces} pieces"),
@@ -1129,3 +1172,7 @@ mod book_tests;
 #[cfg(test)]
 #[path = "brain_pondering_tests.rs"]
 mod pondering_tests;
+
+#[cfg(test)]
+#[path = "brain_evaluation_tests.rs"]
+mod evaluation_tests;

@@ -407,8 +407,9 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
 
 /// The networks `models/` ships, by file stem, with the levels whose v map each carries
 /// (`models/README.md`, "Shipped networks" and "Calibration of v"): both generations the
-/// levels use for every variant that has networks, and Russian's refined one.
-const SHIPPED_NETWORKS: [(&str, &[u8]); 13] = [
+/// levels use for every variant that has networks, and Russian's refined one; and level 5's
+/// learned evaluation, which has no v map (its search's score is its v).
+const SHIPPED_NETWORKS: [(&str, &[u8]); 14] = [
     ("brazilian-gen1", &[1, 2]),
     ("brazilian-gen2", &[3, 4]),
     ("english-gen1", &[1, 2]),
@@ -417,6 +418,7 @@ const SHIPPED_NETWORKS: [(&str, &[u8]); 13] = [
     ("italian-gen2", &[3, 4]),
     ("pool-gen1", &[1, 2]),
     ("pool-gen2", &[3, 4]),
+    ("russian-eval", &[]),
     ("russian-gen1", &[1, 2]),
     ("russian-gen2", &[4]),
     ("russian-gen3", &[3, 4]),
@@ -427,7 +429,8 @@ const SHIPPED_NETWORKS: [(&str, &[u8]); 13] = [
 /// Every file in `models/` loads for the variant and generation its name gives (its metadata
 /// must name that variant and the encoding), carries maps for the levels listed and only for
 /// levels that play its generation, and plays a legal first move, so a stale or misnamed
-/// network fails here rather than silently turning the robot into alpha-beta.
+/// network fails here rather than silently turning the robot into alpha-beta. A learned
+/// evaluation (`<variant>-eval.onnx`) must load as one, for the variant its name gives.
 #[test]
 fn every_shipped_network_loads_for_the_variant_its_name_gives() {
     if !onnxruntime_installed() {
@@ -441,6 +444,12 @@ fn every_shipped_network_loads_for_the_variant_its_name_gives() {
             continue;
         }
         let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        if let Some(variant) = stem.strip_suffix("-eval") {
+            let net = evalnet::EvalNet::load(&path).unwrap_or_else(|err| panic!("{stem}: {err}"));
+            assert_eq!(net.variant().name(), variant, "{stem}.onnx");
+            found.push((stem, Vec::new()));
+            continue;
+        }
         let (variant, generation) = stem
             .rsplit_once("-gen")
             .and_then(|(v, g)| Some((v.parse::<Variant>().ok()?, g.parse::<u8>().ok()?)))

@@ -7,7 +7,8 @@
 //! is the level a visitor meets.
 //!
 //! **Architecture invariant**: no I/O but reading the model files, ONNX Runtime, the
-//! endgame tables (`play.egdb_dir`, read once) and the opening book ([`book`]), and no
+//! endgame tables (`play.egdb_dir`, read once), the opening book ([`book`]) and level 5's
+//! learned evaluation (`evaluation.rs`), and no
 //! clock but the caller's stop flag: a seed replays a game (unless a search was stopped by
 //! the clock). Another program as the player ([`external`], `play.engine`) comes in through
 //! a trait that the daemon's `external-engines` implements; a brain without one is as
@@ -17,6 +18,7 @@
 pub mod adaptive;
 pub mod book;
 mod brain;
+mod evaluation;
 pub mod external;
 pub mod levels;
 pub mod rng;

@@ -20,7 +20,7 @@
 //! ```no_run
 //! # use evalnet::EvalNet;
 //! # use rules::{Position, Variant};
-//! let net = EvalNet::load("models/russian-eval1.onnx".as_ref())?;
+//! let net = EvalNet::load("models/russian-eval.onnx".as_ref())?;
 //! let before = Position::new(Variant::Russian);
 //! let mut acc = net.accumulator();
 //! net.refresh(&before, &mut acc);

@@ -6,11 +6,14 @@
 //! another budget a position, so that `valgrind --tool=callgrind` (which counts instructions,
 //! stable on a shared machine, but runs fifty times slower) profiles a short search.
 //! `NPS_THREADS=N` searches with Lazy SMP on N threads (the node budget is then each
-//! thread's, and the nodes counted are all threads').
+//! thread's, and the nodes counted are all threads'). `NPS_EVAL=FILE` searches with that
+//! learned evaluation (`models/russian-eval.onnx`) instead of the hand-written one.
 
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
+use evalnet::EvalNet;
 use rules::{Position, Variant, fen};
 use search::{Limits, Searcher};
 
@@ -32,6 +35,10 @@ fn main() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(1);
+    let evalnet = std::env::var_os("NPS_EVAL").map(|path| {
+        let net = EvalNet::load(path.as_ref()).unwrap_or_else(|err| panic!("NPS_EVAL: {err}"));
+        Arc::new(net)
+    });
     let limits = Limits { depth: 64, nodes };
     let mut all_nodes = 0u64;
     let mut all_seconds = 0.0;
@@ -42,12 +49,9 @@ fn main() {
     }
     for (name, position) in positions {
         let started = Instant::now();
-        let result = Searcher::new(16).with_threads(threads).search(
-            &position,
-            &[],
-            limits,
-            &AtomicBool::new(false),
-        );
+        let mut searcher = Searcher::new(16).with_threads(threads);
+        searcher.set_evalnet(evalnet.clone());
+        let result = searcher.search(&position, &[], limits, &AtomicBool::new(false));
         let seconds = started.elapsed().as_secs_f64();
         all_nodes += result.nodes;
         all_seconds += seconds;

@@ -14,6 +14,10 @@
 //! tables hold is not searched: its exact win, draw or loss is its score, a table win scored
 //! between the evaluation's range and a mate's ([`TB_WIN`]).
 //!
+//! With a learned evaluation handed over ([`Searcher::set_evalnet`]), quiet leaves are scored
+//! by that network instead of the hand-written [`evaluate`]: its first layer is kept per ply
+//! and updated by what each move changes, so a leaf costs the network's small upper layers.
+//!
 //! With more than one thread ([`Searcher::with_threads`]), the search is Lazy SMP: helper
 //! searchers, each with its own killers, history and buffers, search the same root at the
 //! same time, sharing the transposition table (lock-free, see `tt.rs`), and every other
@@ -37,6 +41,7 @@ pub use eval::{MAN, evaluate};
 pub use hash::key;
 
 use egdb::{Egdb, Wdl};
+use evalnet::{Accumulator, EvalNet};
 use rules::{Goal, Move, Position};
 use tt::{Bound, Entry, MoveKey, Table};
 
@@ -58,6 +63,9 @@ pub const TB_EVAL_CLAMP: i32 = 500;
 /// The deepest ply searched; a table's value is stored in the transposition table as
 /// searched this deep.
 pub const MAX_PLY: usize = 128;
+/// The most a learned evaluation scores a position, either way (hundredths of a man): far
+/// below the table wins and mates, whatever the network says.
+pub const EVALNET_LIMIT: i32 = 5_000;
 /// Half-width of the first aspiration window, in hundredths of a man.
 const ASPIRATION_WINDOW: i32 = 40;
 /// Remaining depth from which late moves are reduced.
@@ -152,6 +160,13 @@ pub struct Searcher {
     pruning: bool,
     /// The endgame tables probed below the root, if the caller handed any over.
     egdb: Option<Arc<Egdb>>,
+    /// The learned evaluation, if the caller handed one over.
+    evalnet: Option<Arc<EvalNet>>,
+    /// Whether this search evaluates with `evalnet` (handed over, and for the root's variant).
+    evalnet_on: bool,
+    /// Each ply's first-layer sums of `evalnet` for the position on the path (empty without
+    /// one).
+    accumulators: Vec<Accumulator>,
 }
 
 impl Default for Searcher {
@@ -179,6 +194,9 @@ impl Searcher {
             aborted: false,
             pruning: true,
             egdb: None,
+            evalnet: None,
+            evalnet_on: false,
+            accumulators: Vec::new(),
         }
     }
 
@@ -206,6 +224,8 @@ impl Searcher {
                 depth_offset: (index % 2) as u32,
                 pruning: self.pruning,
                 egdb: self.egdb.clone(),
+                evalnet: self.evalnet.clone(),
+                accumulators: self.accumulators.clone(),
                 ..Searcher::new(0)
             });
         }
@@ -248,6 +268,34 @@ impl Searcher {
             helper.egdb.clone_from(&egdb);
         }
         self.egdb = egdb;
+    }
+
+    /// Scores quiet leaves with `evalnet` from now on, in positions of its variant (`None`: the
+    /// hand-written [`evaluate`], the default). Another evaluation than before forgets what
+    /// the transposition table learnt, whose scores came from the old one.
+    pub fn set_evalnet(&mut self, evalnet: Option<Arc<EvalNet>>) {
+        let same = match (&self.evalnet, &evalnet) {
+            (None, None) => true,
+            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
+            _ => false,
+        };
+        if same {
+            return;
+        }
+        self.table.clear();
+        self.accumulators = match &evalnet {
+            Some(net) => (0..=MAX_PLY + 1).map(|_| net.accumulator()).collect(),
+            None => Vec::new(),
+        };
+        for helper in &mut self.helpers {
+            helper.set_evalnet(evalnet.clone());
+        }
+        self.evalnet = evalnet;
+    }
+
+    /// The learned evaluation, if any.
+    pub fn evalnet(&self) -> Option<&Arc<EvalNet>> {
+        self.evalnet.as_ref()
     }
 
     /// The endgame tables probed below the root, if any.
@@ -345,6 +393,13 @@ impl Searcher {
         self.node_limit = limits.nodes;
         self.aborted = false;
         self.killers.fill([None; 2]);
+        self.evalnet_on = self
+            .evalnet
+            .as_ref()
+            .is_some_and(|net| net.variant() == position.variant());
+        if let Some(net) = self.evalnet.as_deref().filter(|_| self.evalnet_on) {
+            net.refresh(position, &mut self.accumulators[0]);
+        }
         let root_moves = position.legal_moves();
         let mut result = SearchResult {
             best: root_moves.first().copied(),
@@ -496,7 +551,7 @@ impl Searcher {
                     position.legal_moves_into(&mut moves);
                 } else {
                     self.buffers[ply] = moves;
-                    return evaluate(position);
+                    return self.evaluate(position, ply);
                 }
             }
         } else {
@@ -527,7 +582,9 @@ impl Searcher {
             return None;
         }
         let value = egdb.probe(position)?;
-        let eval = evaluate(position).clamp(-TB_EVAL_CLAMP, TB_EVAL_CLAMP);
+        let eval = self
+            .evaluate(position, ply)
+            .clamp(-TB_EVAL_CLAMP, TB_EVAL_CLAMP);
         let score = match value {
             Wdl::Draw => 0,
             Wdl::Win => TB_WIN - ply as i32 + eval,
@@ -566,7 +623,7 @@ impl Searcher {
         }
         // A quiet leaf returned in `negamax` unless a threat extends it.
         if ply >= MAX_PLY {
-            return evaluate(position);
+            return self.evaluate(position, ply);
         }
         let original_alpha = *alpha;
         let entry = self.table.probe(key);
@@ -597,6 +654,12 @@ impl Searcher {
             let mv = &moves[i];
             let mut child = *position;
             child.play_unchecked(mv);
+            if self.evalnet_on
+                && let Some(net) = self.evalnet.as_deref()
+            {
+                let (done, next) = self.accumulators.split_at_mut(ply + 1);
+                net.update(position, &child, &done[ply], &mut next[0]);
+            }
             let child_reversible = if mv.is_capture() || !kings.contains(mv.from()) {
                 self.path.len()
             } else {
@@ -696,6 +759,18 @@ impl Searcher {
             -self.negamax(child, depth, ply + 1, -beta, -alpha, reversible, stop)
         } else {
             probe
+        }
+    }
+
+    /// The static score of `position`, the position on the path at `ply`: the learned
+    /// evaluation's (from the ply's accumulator) when this search uses one, else [`evaluate`].
+    fn evaluate(&self, position: &Position, ply: usize) -> i32 {
+        match self.evalnet.as_deref() {
+            Some(net) if self.evalnet_on => {
+                let logit = net.evaluate(&self.accumulators[ply], position.turn());
+                ((logit * SCORE_PER_LOGIT).round() as i32).clamp(-EVALNET_LIMIT, EVALNET_LIMIT)
+            }
+            _ => evaluate(position),
         }
     }
 
@@ -836,5 +911,35 @@ fn from_table(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A helper without the network would store hand-written scores in the shared table for
+    /// the main thread to read, whichever came first: the threads or the network.
+    #[test]
+    fn every_helper_holds_the_network_handed_over() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../models/russian-eval.onnx"
+        );
+        let net = Arc::new(EvalNet::load(std::path::Path::new(path)).unwrap());
+        let mut later = Searcher::new(1);
+        later.set_evalnet(Some(Arc::clone(&net)));
+        later.set_threads(3);
+        let mut earlier = Searcher::new(1).with_threads(3);
+        earlier.set_evalnet(Some(net));
+        for searcher in [&later, &earlier] {
+            assert_eq!(searcher.helpers.len(), 2);
+            for helper in &searcher.helpers {
+                assert!(helper.evalnet.is_some());
+                assert_eq!(helper.accumulators.len(), MAX_PLY + 2);
+            }
+        }
+        earlier.set_evalnet(None);
+        assert!(earlier.helpers.iter().all(|h| h.evalnet.is_none()));
     }
 }

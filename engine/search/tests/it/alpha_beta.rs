@@ -34,7 +34,8 @@ fn alpha_beta_scores_equal_minimax() {
                     };
                     let found = searcher.search(&position, &[], limits, &stop);
                     if position.legal_moves().len() > 1 {
-                        let expected = minimax(None, &position, depth as i32, 0, &mut Vec::new());
+                        let expected =
+                            minimax(None, None, &position, depth as i32, 0, &mut Vec::new());
                         assert_eq!(
                             found.score, expected,
                             "{variant} depth {depth} {position:?}"

@@ -1,6 +1,7 @@
 //! The search crate's integration tests, one binary (one link) for all of them.
 
 mod alpha_beta;
+mod learned;
 mod mcts;
 mod pondering;
 mod reference;

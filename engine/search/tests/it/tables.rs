@@ -211,7 +211,14 @@ fn with_tables_and_without_pruning_the_search_scores_as_minimax_that_probes_alik
                 nodes: u64::MAX,
             };
             let found = searcher.search(&position, &[], limits, &stop);
-            let expected = minimax(Some(&egdb), &position, depth as i32, 0, &mut Vec::new());
+            let expected = minimax(
+                Some(&egdb),
+                None,
+                &position,
+                depth as i32,
+                0,
+                &mut Vec::new(),
+            );
             assert_eq!(found.score, expected, "depth {depth} {position:?}");
             hits += u64::from(found.tb_hits > 0);
             checked += 1;

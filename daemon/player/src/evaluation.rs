@@ -1,0 +1,102 @@
+//! Level 5's learned evaluation (`<models_dir>/<variant>-eval.onnx`) as the brain uses it:
+//! read once, and handed to the alpha-beta searcher, which then scores its quiet leaves with
+//! it instead of the hand-written evaluation.
+//!
+//! Only the fixed level 5 reads it. The weaker levels and the adaptive level keep the
+//! hand-written evaluation: their strength and the adaptive level's steps were measured with
+//! it. A missing file is one line of the log (other variants have none yet); a damaged one is a
+//! warning naming the file and the fault. Either way the robot plays on with the hand-written
+//! evaluation, as it does without a network.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use checkerbot_config::{PlayLevel, Settings};
+use evalnet::{EvalNet, EvalNetError};
+use rules::Variant;
+
+/// Where the settings' learned evaluation for `variant` is: beside the networks.
+pub(crate) fn evaluation_path(settings: &Settings, variant: Variant) -> PathBuf {
+    settings
+        .paths
+        .models_dir()
+        .join(format!("{}-eval.onnx", variant.name()))
+}
+
+/// The learned evaluation the settings ask for, loaded or not, and why not.
+#[derive(Debug, Default)]
+pub(crate) struct LoadedEvaluation {
+    /// The file read, or `None` when the level uses none.
+    path: Option<PathBuf>,
+    /// The network, or why there is none (a missing file, a damaged one).
+    loaded: Option<Result<Arc<EvalNet>, String>>,
+}
+
+impl LoadedEvaluation {
+    /// The evaluation `settings` ask for: at level 5, the variant's file, read and checked.
+    pub(crate) fn load(settings: &Settings) -> LoadedEvaluation {
+        let Some(path) = wanted(settings) else {
+            return LoadedEvaluation::default();
+        };
+        let loaded = if path.exists() {
+            EvalNet::load(&path)
+                .map(Arc::new)
+                .map_err(|err| match err {
+                    // It names the file already.
+                    EvalNetError::Io { .. } => err.to_string(),
+                    _ => format!("{}: {err}", path.display()),
+                })
+                .inspect_err(|reason| {
+                    tracing::warn!("level 5 plays with the hand-written evaluation: {reason}");
+                })
+        } else {
+            let reason = format!("no file {}", path.display());
+            tracing::info!("level 5 plays with the hand-written evaluation: {reason}");
+            Err(reason)
+        };
+        if let Ok(net) = &loaded {
+            tracing::info!(
+                "learned evaluation ({} hidden units) from {}",
+                net.hidden(),
+                path.display()
+            );
+        }
+        LoadedEvaluation {
+            path: Some(path),
+            loaded: Some(loaded),
+        }
+    }
+
+    /// Applies a reload: the file is read again only when the level, the variant or the
+    /// folder changed.
+    pub(crate) fn reconfigure(&mut self, settings: &Settings) {
+        if wanted(settings) != self.path {
+            *self = LoadedEvaluation::load(settings);
+        }
+    }
+
+    /// The network, if one was read.
+    pub(crate) fn network(&self) -> Option<Arc<EvalNet>> {
+        self.loaded.as_ref()?.as_ref().ok().cloned()
+    }
+
+    /// For `checkerbot doctor`: `None` when the level uses none, else the file read or why
+    /// there is none.
+    pub(crate) fn status(&self) -> Option<Result<String, &str>> {
+        Some(match self.loaded.as_ref()? {
+            Ok(_) => Ok(self
+                .path
+                .as_ref()
+                .and_then(|p| p.file_name())
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default()),
+            Err(reason) => Err(reason.as_str()),
+        })
+    }
+}
+
+/// The file level 5 reads under `settings`; none at the other levels.
+fn wanted(settings: &Settings) -> Option<PathBuf> {
+    (settings.play.level == PlayLevel::Fixed(5))
+        .then(|| evaluation_path(settings, settings.game.variant))
+}
