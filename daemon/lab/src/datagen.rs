@@ -21,14 +21,13 @@
 //! The records' layout: [`crate::training_record`].
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use evalnet::EvalNet;
 use network::policy::PolicyMap;
 use rules::{Game, GameResult, Move, Position, Variant};
 use search::{Limits, Searcher, win_probability};
 
+use crate::learned_eval;
 use crate::training_record::{Sample, write_games};
 use player::rng::SplitMix;
 
@@ -86,15 +85,7 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut rng = SplitMix::new(args.seed);
     let mut searcher = Searcher::new(32);
     if let Some(path) = &args.eval {
-        let net = EvalNet::load(path)?;
-        anyhow::ensure!(
-            net.variant() == args.variant,
-            "{} is a {} evaluation, not {}",
-            path.display(),
-            net.variant(),
-            args.variant
-        );
-        searcher.set_evalnet(Some(Arc::new(net)));
+        searcher.set_evalnet(Some(learned_eval::open(path, args.variant)?));
     }
     let summary = write_games(&args.out, args.positions, || {
         play_game(args, &map, &mut searcher, &mut rng)

@@ -6,6 +6,7 @@
 mod book;
 mod datagen;
 mod egdb;
+mod learned_eval;
 mod match_games;
 mod say;
 mod search;

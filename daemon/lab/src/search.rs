@@ -53,6 +53,10 @@ pub struct Args {
     /// The most pieces of the `--egdb` tables to load.
     #[arg(long, default_value_t = 5, value_name = "N")]
     egdb_pieces: u32,
+    /// A learned evaluation (`models/russian-eval.onnx`) to score the leaves with, as level 5
+    /// does, instead of the hand-written one.
+    #[arg(long, value_name = "FILE")]
+    eval: Option<PathBuf>,
 }
 
 /// The JSON answer: one object on one line.
@@ -153,6 +157,9 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
     if let Some(dir) = &args.egdb {
         let tables = egdb::Egdb::open(dir, args.variant, args.egdb_pieces)?;
         searcher.set_egdb(Some(Arc::new(tables)));
+    }
+    if let Some(path) = &args.eval {
+        searcher.set_evalnet(Some(crate::learned_eval::open(path, args.variant)?));
     }
     let started = Instant::now();
     let result = with_deadline(args.move_time_ms.map(Duration::from_millis), |stop| {

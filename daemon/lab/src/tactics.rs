@@ -51,6 +51,9 @@ enum Command {
         /// Node budget per position.
         #[arg(long)]
         nodes: Option<u64>,
+        /// A learned evaluation (`models/russian-eval.onnx`) to search with, as level 5 does.
+        #[arg(long, value_name = "FILE")]
+        eval: Option<PathBuf>,
     },
     /// Compose a suite by mining games of a weak player (see the module's documentation).
     Mine {
@@ -119,10 +122,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
             file,
             move_time_ms,
             nodes,
+            eval,
         } => run_suite(
             file.as_deref().unwrap_or(std::path::Path::new(SUITE)),
             *move_time_ms,
             *nodes,
+            eval.as_deref(),
         ),
         Command::Mine {
             positions,
@@ -146,10 +151,14 @@ fn run_suite(
     path: &std::path::Path,
     move_time_ms: Option<u64>,
     nodes: Option<u64>,
+    eval: Option<&std::path::Path>,
 ) -> anyhow::Result<()> {
     if move_time_ms.is_none() && nodes.is_none() {
         bail!("give --move-time-ms, --nodes or both");
     }
+    let evalnet = eval
+        .map(|path| crate::learned_eval::open(path, Variant::Russian))
+        .transpose()?;
     let problems = read_suite(path)?;
     let limits = Limits {
         depth: 64,
@@ -162,7 +171,9 @@ fn run_suite(
         let started = Instant::now();
         let result =
             crate::search::with_deadline(move_time_ms.map(Duration::from_millis), |stop| {
-                Searcher::new(16).search(&problem.position, &[], limits, stop)
+                let mut searcher = Searcher::new(16);
+                searcher.set_evalnet(evalnet.clone());
+                searcher.search(&problem.position, &[], limits, stop)
             });
         let elapsed = started.elapsed();
         total_time += elapsed;

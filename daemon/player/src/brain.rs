@@ -224,6 +224,17 @@ impl Brain {
         self.searcher.set_evalnet(network);
     }
 
+    /// The map from alpha-beta's raw v to the v the level reports: the learned evaluation's own
+    /// while the search uses one (its scores are on another scale than the hand-written
+    /// evaluation's), else the level's.
+    pub(crate) fn alpha_beta_map(&self) -> ValueCalibration {
+        if self.searcher.evalnet().is_some() {
+            self.evaluation.calibration()
+        } else {
+            self.level.alpha_beta_calibration
+        }
+    }
+
     /// The same player with the hand-written evaluation in its search even where a learned one
     /// is read, for `checkerbot-lab match` to measure what the learned one adds.
     #[must_use]
@@ -388,7 +399,7 @@ impl Brain {
         let raw_v = search::win_probability(chosen.score);
         Some(Thought {
             mv: chosen.mv,
-            v: self.level.alpha_beta_calibration.apply(raw_v),
+            v: self.alpha_beta_map().apply(raw_v),
             raw_v,
             pv,
             playouts_or_nodes: 0,
@@ -873,10 +884,7 @@ impl Brain {
             _ => searched,
         };
         let pv = if mv == searched { result.pv } else { vec![mv] };
-        let v = self
-            .level
-            .alpha_beta_calibration
-            .apply(result.win_probability);
+        let v = self.alpha_beta_map().apply(result.win_probability);
         Thought {
             mv,
             v,

@@ -146,7 +146,7 @@ impl Brain {
         pv.extend(reply.pv);
         Thought {
             mv,
-            v: self.level.alpha_beta_calibration.apply(raw_v),
+            v: self.alpha_beta_map().apply(raw_v),
             raw_v,
             pv,
             playouts_or_nodes: reply.nodes,
@@ -171,10 +171,7 @@ impl Brain {
         let mv = result.best.unwrap_or(moves[0]);
         Thought {
             mv,
-            v: self
-                .level
-                .alpha_beta_calibration
-                .apply(result.win_probability),
+            v: self.alpha_beta_map().apply(result.win_probability),
             raw_v: result.win_probability,
             pv: if result.pv.first() == Some(&mv) {
                 result.pv

@@ -6,9 +6,11 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 use checkerbot_config::{PlayLevel, Settings};
+use network::calibration::{META_CALIBRATION, ValueCalibration};
 use rules::{Position, Variant};
 
 use super::Brain;
+use crate::levels::level;
 
 fn settings(level: PlayLevel, models: &Path) -> Settings {
     let mut settings = Settings::default();
@@ -101,4 +103,84 @@ fn a_damaged_file_is_named_and_level_5_plays_on_without_it() {
     let stop = AtomicBool::new(true);
     let thought = brain.think(&Position::new(Variant::Russian), &[], &stop);
     assert!(thought.is_some());
+}
+
+/// The bytes of `model` with one more metadata entry: protobuf appends a repeated field's
+/// entries, so the entry goes at the end (`ModelProto` field 14, key field 1, value field 2).
+fn with_metadata(model: &[u8], key: &str, value: &str) -> Vec<u8> {
+    let field = |number: u8, bytes: &[u8]| {
+        let mut out = vec![(number << 3) | 2, u8::try_from(bytes.len()).unwrap()];
+        out.extend_from_slice(bytes);
+        out
+    };
+    let entry = [field(1, key.as_bytes()), field(2, value.as_bytes())].concat();
+    [model.to_vec(), field(14, &entry)].concat()
+}
+
+/// The untrained Russian evaluation of the `evalnet` crate's tests, which carries no map.
+fn untrained() -> Vec<u8> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../engine/evalnet/tests/data/random-russian.onnx");
+    std::fs::read(path).unwrap()
+}
+
+#[test]
+fn level_5_reports_v_through_the_learned_evaluations_own_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("russian-eval.onnx");
+    let level_5 = settings(PlayLevel::Fixed(5), dir.path());
+    // A map for level 5 in the file: level 5 applies it; the hand-written evaluation keeps
+    // the level's own.
+    std::fs::write(
+        &file,
+        with_metadata(&untrained(), META_CALIBRATION, "5=1.5,0.25"),
+    )
+    .unwrap();
+    let brain = Brain::new(&level_5, 1);
+    assert!(searches_with_a_network(&brain));
+    let map = brain.alpha_beta_map();
+    assert!(
+        (map.slope - 1.5).abs() < 1e-6 && (map.offset - 0.25).abs() < 1e-6,
+        "{map:?}"
+    );
+    let hand = brain.with_hand_evaluation();
+    assert_eq!(hand.alpha_beta_map(), level(5).alpha_beta_calibration);
+    // No map for level 5: the raw v.
+    std::fs::write(
+        &file,
+        with_metadata(&untrained(), META_CALIBRATION, "4=1.5,0.25"),
+    )
+    .unwrap();
+    assert_eq!(
+        Brain::new(&level_5, 1).alpha_beta_map(),
+        ValueCalibration::IDENTITY
+    );
+    std::fs::write(&file, untrained()).unwrap();
+    assert_eq!(
+        Brain::new(&level_5, 1).alpha_beta_map(),
+        ValueCalibration::IDENTITY
+    );
+    // A map that does not parse: the file is not used, and the reason names the key.
+    std::fs::write(
+        &file,
+        with_metadata(&untrained(), META_CALIBRATION, "5=steep"),
+    )
+    .unwrap();
+    let brain = Brain::new(&level_5, 1);
+    assert!(!searches_with_a_network(&brain));
+    assert_eq!(brain.alpha_beta_map(), level(5).alpha_beta_calibration);
+    assert!(
+        brain.describe().contains("checkerbot.calibration"),
+        "{}",
+        brain.describe()
+    );
+}
+
+#[test]
+fn the_shipped_evaluation_carries_a_map_for_level_5() {
+    let dir = models_with_the_evaluation();
+    let brain = Brain::new(&settings(PlayLevel::Fixed(5), dir.path()), 1);
+    let map = brain.alpha_beta_map();
+    assert_ne!(map, ValueCalibration::IDENTITY);
+    assert_ne!(map, level(5).alpha_beta_calibration);
 }

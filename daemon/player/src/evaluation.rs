@@ -7,12 +7,18 @@
 //! it. A missing file is one line of the log (other variants have none yet); a damaged one is a
 //! warning naming the file and the fault. Either way the robot plays on with the hand-written
 //! evaluation, as it does without a network.
+//!
+//! Level 5's v is its search's through a map fitted to how its games ended (see `levels.rs`).
+//! A learned evaluation scores on its own scale, so it carries its own map for level 5 in its
+//! metadata, as the networks do (`checkerbot.calibration`, `training/stamp_calibration.py`);
+//! a file without one reports the raw v.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use checkerbot_config::{PlayLevel, Settings};
 use evalnet::{EvalNet, EvalNetError};
+use network::calibration::{LevelCalibrations, META_CALIBRATION, ValueCalibration};
 use rules::Variant;
 
 /// Where the settings' learned evaluation for `variant` is: beside the networks.
@@ -28,8 +34,17 @@ pub(crate) fn evaluation_path(settings: &Settings, variant: Variant) -> PathBuf 
 pub(crate) struct LoadedEvaluation {
     /// The file read, or `None` when the level uses none.
     path: Option<PathBuf>,
-    /// The network, or why there is none (a missing file, a damaged one).
-    loaded: Option<Result<Arc<EvalNet>, String>>,
+    /// The network and its map for level 5's v, or why there is none (a missing file, a
+    /// damaged one).
+    loaded: Option<Result<Usable, String>>,
+}
+
+/// A learned evaluation read and checked.
+#[derive(Debug)]
+struct Usable {
+    network: Arc<EvalNet>,
+    /// Its map for level 5's v, if it carries one.
+    map: Option<ValueCalibration>,
 }
 
 impl LoadedEvaluation {
@@ -40,11 +55,18 @@ impl LoadedEvaluation {
         };
         let loaded = if path.exists() {
             EvalNet::load(&path)
-                .map(Arc::new)
                 .map_err(|err| match err {
                     // It names the file already.
                     EvalNetError::Io { .. } => err.to_string(),
                     _ => format!("{}: {err}", path.display()),
+                })
+                .and_then(|net| {
+                    let map = level_5_map(&net)
+                        .map_err(|err| format!("{}: {META_CALIBRATION}: {err}", path.display()))?;
+                    Ok(Usable {
+                        network: Arc::new(net),
+                        map,
+                    })
                 })
                 .inspect_err(|reason| {
                     tracing::warn!("level 5 plays with the hand-written evaluation: {reason}");
@@ -54,7 +76,7 @@ impl LoadedEvaluation {
             tracing::info!("level 5 plays with the hand-written evaluation: {reason}");
             Err(reason)
         };
-        if let Ok(net) = &loaded {
+        if let Ok(Usable { network: net, .. }) = &loaded {
             tracing::info!(
                 "learned evaluation ({} hidden units) from {}",
                 net.hidden(),
@@ -77,7 +99,17 @@ impl LoadedEvaluation {
 
     /// The network, if one was read.
     pub(crate) fn network(&self) -> Option<Arc<EvalNet>> {
-        self.loaded.as_ref()?.as_ref().ok().cloned()
+        let usable = self.loaded.as_ref()?.as_ref().ok()?;
+        Some(Arc::clone(&usable.network))
+    }
+
+    /// The map from level 5's raw v to the v it reports while it searches with this network:
+    /// the file's own, else none (the raw v).
+    pub(crate) fn calibration(&self) -> ValueCalibration {
+        match &self.loaded {
+            Some(Ok(Usable { map: Some(map), .. })) => *map,
+            _ => ValueCalibration::IDENTITY,
+        }
     }
 
     /// For `checkerbot doctor`: `None` when the level uses none, else the file read or why
@@ -93,6 +125,16 @@ impl LoadedEvaluation {
             Err(reason) => Err(reason.as_str()),
         })
     }
+}
+
+/// Level 5's map in the network's metadata: `None` without one, an error when it does not
+/// parse.
+fn level_5_map(net: &EvalNet) -> Result<Option<ValueCalibration>, String> {
+    let Some(text) = net.metadata(META_CALIBRATION) else {
+        return Ok(None);
+    };
+    let maps: LevelCalibrations = text.parse().map_err(|err| format!("{err}"))?;
+    Ok(maps.for_level(5))
 }
 
 /// The file level 5 reads under `settings`; none at the other levels.

@@ -89,6 +89,9 @@ pub struct EvalNet {
     /// For view `v` (0 White's, 1 Black's) and piece kind `k`, entry `(v * KINDS + k)[bit]` is
     /// the offset in `ft_weight` of the row of the feature of such a piece on square `bit`.
     rows: Box<[[u32; BITS]; 2 * KINDS]>,
+    /// The model's metadata (`metadata_props`) in file order, for what the caller reads of it
+    /// (the v maps of `checkerbot.calibration`).
+    metadata: Vec<(String, String)>,
 }
 
 impl fmt::Debug for EvalNet {
@@ -267,7 +270,21 @@ impl EvalNet {
             out_weight: blocks(&out_weight),
             out_bias: out_bias[0],
             rows: row_table(geometry, hidden),
+            metadata: model
+                .metadata
+                .iter()
+                .map(|&(key, value)| (key.to_owned(), value.to_owned()))
+                .collect(),
         })
+    }
+
+    /// The value of the model's metadata entry `key`, if it has one: what this crate does not
+    /// read itself, such as the v maps (`checkerbot.calibration`) the player applies.
+    pub fn metadata(&self, key: &str) -> Option<&str> {
+        self.metadata
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, value)| value.as_str())
     }
 
     /// Reads a network from an ONNX file (see [`EvalNet::from_onnx`]).
