@@ -19,8 +19,8 @@ def record_dtype(side: int = 8, policy: int = 280) -> np.dtype:
     )
 
 
-def load(paths, side: int = 8, policy: int = 280):
-    """Arrays (planes float32 [n,5,side,side], policy float32 [n,P], search, result)."""
+def read_records(paths, side: int = 8, policy: int = 280) -> np.ndarray:
+    """The records of all `paths`, concatenated, as a structured array of `record_dtype`."""
     dtype = record_dtype(side, policy)
     parts = []
     for path in paths:
@@ -30,7 +30,12 @@ def load(paths, side: int = 8, policy: int = 280):
             # A run that was stopped (or is still writing) ends in a partial record.
             print(f"{path}: ignoring a partial record of {raw.size - whole} bytes at the end")
         parts.append(raw[:whole].view(dtype))
-    records = np.concatenate(parts)
+    return np.concatenate(parts)
+
+
+def load(paths, side: int = 8, policy: int = 280):
+    """Arrays (planes float32 [n,5,side,side], policy float32 [n,P], search, result)."""
+    records = read_records(paths, side, policy)
     n = len(records)
     bits = np.unpackbits(records["planes"], axis=1, bitorder="little")
     planes = np.ones((n, 5, side, side), dtype=np.float32)

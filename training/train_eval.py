@@ -20,21 +20,14 @@ import time
 import numpy as np
 import torch
 
-from data import record_dtype
+from data import read_records
 from evalnet import EvalNet, features_from_planes
 from net import board_side, policy_size
 
 
 def load_planes(paths, side):
-    dtype = record_dtype(side, policy_size(side))
-    parts = []
-    for path in paths:
-        raw = np.fromfile(path, dtype=np.uint8)
-        whole = raw.size - raw.size % dtype.itemsize
-        if whole != raw.size:
-            print(f"{path}: ignoring a partial record of {raw.size - whole} bytes at the end")
-        parts.append(raw[:whole].view(dtype))
-    records = np.concatenate(parts)
+    """Planes 0-3 as 0/1 bytes [n, 4, side, side], and the search's and the game's values."""
+    records = read_records(paths, side, policy_size(side))
     bits = np.unpackbits(records["planes"], axis=1, bitorder="little")
     return bits.reshape(len(records), 4, side, side), records["search"].copy(), records["result"].copy()
 
