@@ -183,4 +183,16 @@ fn the_shipped_evaluation_carries_a_map_for_level_5() {
     let map = brain.alpha_beta_map();
     assert_ne!(map, ValueCalibration::IDENTITY);
     assert_ne!(map, level(5).alpha_beta_calibration);
+    // And the thought's v is the raw v through it.
+    let mut brain = brain;
+    brain.level.fallback_depth = Some(4);
+    let thought = brain
+        .think(
+            &Position::new(Variant::Russian),
+            &[],
+            &AtomicBool::new(false),
+        )
+        .unwrap();
+    assert_eq!(thought.v, map.apply(thought.raw_v));
+    assert_ne!(thought.v, thought.raw_v);
 }

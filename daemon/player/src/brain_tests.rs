@@ -372,7 +372,10 @@ fn with_and_without_the_map(
 fn level_5_reports_its_calibrated_v() {
     // A depth instead of the clock, so both searches see the same tree.
     let depth_4 = |level: &mut Level| level.fallback_depth = Some(4);
-    let (v, raw) = with_and_without_the_map(&settings(5, None), depth_4, &a_man_up());
+    // Without a models folder: the hand-written evaluation, whose map is the level's (with the
+    // learned one, the file's: `brain_evaluation_tests.rs`).
+    let (v, raw) =
+        with_and_without_the_map(&settings(5, Some("/nonexistent")), depth_4, &a_man_up());
     assert!(raw > 0.55 && raw < 0.95, "raw {raw}");
     assert_eq!(v, LEVEL_5_CALIBRATION.apply(raw));
     assert!(
@@ -408,7 +411,7 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
 /// The networks `models/` ships, by file stem, with the levels whose v map each carries
 /// (`models/README.md`, "Shipped networks" and "Calibration of v"): both generations the
 /// levels use for every variant that has networks, and Russian's refined one; and level 5's
-/// learned evaluation, which has no v map (its search's score is its v).
+/// learned evaluation, with its map for level 5.
 const SHIPPED_NETWORKS: [(&str, &[u8]); 14] = [
     ("brazilian-gen1", &[1, 2]),
     ("brazilian-gen2", &[3, 4]),
@@ -418,7 +421,7 @@ const SHIPPED_NETWORKS: [(&str, &[u8]); 14] = [
     ("italian-gen2", &[3, 4]),
     ("pool-gen1", &[1, 2]),
     ("pool-gen2", &[3, 4]),
-    ("russian-eval", &[]),
+    ("russian-eval", &[5]),
     ("russian-gen1", &[1, 2]),
     ("russian-gen2", &[4]),
     ("russian-gen3", &[3, 4]),
@@ -447,7 +450,12 @@ fn every_shipped_network_loads_for_the_variant_its_name_gives() {
         if let Some(variant) = stem.strip_suffix("-eval") {
             let net = evalnet::EvalNet::load(&path).unwrap_or_else(|err| panic!("{stem}: {err}"));
             assert_eq!(net.variant().name(), variant, "{stem}.onnx");
-            found.push((stem, Vec::new()));
+            let maps: network::calibration::LevelCalibrations = net
+                .metadata(network::calibration::META_CALIBRATION)
+                .unwrap_or_default()
+                .parse()
+                .unwrap();
+            found.push((stem, maps.iter().map(|(level, _)| level).collect()));
             continue;
         }
         let (variant, generation) = stem
