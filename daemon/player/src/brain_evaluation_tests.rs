@@ -193,6 +193,9 @@ fn the_shipped_evaluation_carries_a_map_for_level_5() {
             &AtomicBool::new(false),
         )
         .unwrap();
-    assert_eq!(thought.v, map.apply(thought.raw_v));
-    assert_ne!(thought.v, thought.raw_v);
+    assert!(
+        (thought.v - map.apply(thought.raw_v)).abs() < 1e-6,
+        "{thought:?}"
+    );
+    assert!((thought.v - thought.raw_v).abs() > 0.01, "{thought:?}");
 }
