@@ -79,6 +79,16 @@ pub enum EvalNetError {
         /// The first such value's index.
         index: usize,
     },
+    /// The first layer's weights and biases are so large that a position's sums would not fit
+    /// the 16-bit integers the search evaluates in.
+    #[error(
+        "the first layer (`ft.weight`, `ft.bias`) is too large to evaluate in 16-bit integers \
+         (a position's sum could reach {largest:.0})"
+    )]
+    OutOfRange {
+        /// The largest sum a position could reach, in the file's units.
+        largest: f64,
+    },
     /// The file cannot be read.
     #[error("cannot read the evaluation network {}: {source}", .path.display())]
     Io {

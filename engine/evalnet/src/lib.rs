@@ -17,6 +17,15 @@
 //! pieces, so [`EvalNet::update`] adds and subtracts a few rows of `ft.weight` instead of
 //! recomputing them; [`EvalNet::evaluate`] then runs the two small layers.
 //!
+//! The first two layers run in integers, as NNUE engines do: the search evaluates millions of
+//! positions a second, and 16-bit lanes are twice as many per vector instruction as 32-bit
+//! floats, with a multiply-add that sums pairs. At load, `ft.weight` and `ft.bias` are scaled
+//! into `i16` by the largest factor with which no position's sums can overflow, and `l1.weight`
+//! by the largest with which no second-layer sum can overflow `i32` (see `Quantized`). The
+//! sums are then exact integers, so an update equals a recomputation to the bit. What the
+//! rounding of the weights costs is checked against ONNX Runtime by the tests: a few
+//! thousandths of a logit.
+//!
 //! ```no_run
 //! # use evalnet::EvalNet;
 //! # use rules::{Position, Variant};
@@ -40,6 +49,7 @@ use std::fmt;
 use std::path::Path;
 
 use rules::{Color, Geometry, Position, Square, Variant};
+use wide::{i16x8, i32x4};
 
 pub use error::EvalNetError;
 
@@ -62,8 +72,15 @@ const BITS: usize = 128;
 const KINDS: usize = 4;
 /// Room for every `Variant as usize`.
 const VARIANTS: usize = 16;
-/// The second layer is computed this many outputs at a time, on fixed-size arrays.
-const BLOCK: usize = 16;
+/// The `i16` lanes of one vector: each view's sums, and each row of weights, are padded with
+/// zeros to whole vectors.
+const LANES: usize = 8;
+/// Networks with at most this many vectors of second-layer inputs (`2 * hidden` padded) clip
+/// them into a buffer on the stack; wider ones allocate one per evaluation.
+const STACK_VECTORS: usize = 32;
+/// The largest number of `i16` units that stand for 1.0 in the first layer's sums (the clip's
+/// top): a finer scale than this would not make the evaluation measurably closer.
+const MAX_FT_SCALE: f64 = 4096.0;
 
 /// An evaluation network loaded for one variant.
 #[derive(Clone)]
@@ -73,18 +90,26 @@ pub struct EvalNet {
     /// so that the check on every update costs a load).
     boards: [bool; VARIANTS],
     hidden: usize,
+    /// `hidden` in vectors of [`LANES`] (the last padded with zeros).
+    width: usize,
     inner: usize,
-    /// `ft.weight`: row `f` (feature `f`'s `hidden` weights) at `f * hidden`.
-    ft_weight: Vec<f32>,
-    ft_bias: Vec<f32>,
-    /// `l1.weight` cut into blocks of [`BLOCK`] outputs (the last padded with zeros): block
-    /// `b` holds, for each of the `2 * hidden` inputs in turn, its weights to outputs
-    /// `b * BLOCK..(b + 1) * BLOCK`.
-    l1_weight: Vec<[f32; BLOCK]>,
-    /// `l1.bias` padded with zeros to whole blocks.
-    l1_bias: Vec<[f32; BLOCK]>,
-    /// `out.weight` padded with zeros to whole blocks, so padded outputs add nothing.
-    out_weight: Vec<[f32; BLOCK]>,
+    /// `ft.weight` times `ft_scale`, rounded: row `f` (feature `f`'s `hidden` weights) at
+    /// `f * width`.
+    ft_weight: Vec<i16x8>,
+    /// `ft.bias` times `ft_scale`, rounded.
+    ft_bias: Vec<i16x8>,
+    /// The `i16` units of 1.0 in the first layer's sums: its clip to `[0, 1]` is to
+    /// `[0, ft_scale]`.
+    ft_scale: i16,
+    /// `l1.weight` times `l1_scale`, rounded, one row per output: output `o`'s weights for the
+    /// side to move's `hidden` inputs, then the opponent's (each padded to `width` vectors),
+    /// at `o * 2 * width`.
+    l1_weight: Vec<i16x8>,
+    /// What turns a second-layer integer sum back into its real value: `1 / (ft_scale *
+    /// l1_scale)`.
+    l1_unscale: f32,
+    l1_bias: Vec<f32>,
+    out_weight: Vec<f32>,
     out_bias: f32,
     /// For view `v` (0 White's, 1 Black's) and piece kind `k`, entry `(v * KINDS + k)[bit]` is
     /// the offset in `ft_weight` of the row of the feature of such a piece on square `bit`.
@@ -105,21 +130,27 @@ impl fmt::Debug for EvalNet {
 }
 
 /// The first layer's sums (before clipping) of one position, for both views: White's `hidden`
-/// values, then Black's. The search keeps one per ply and writes each from its parent's with
-/// [`EvalNet::update`], so no node allocates.
-#[derive(Debug, Clone, PartialEq)]
+/// values, then Black's, in the network's integer units. The search keeps one per ply and
+/// writes each from its parent's with [`EvalNet::update`], so no node allocates.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Accumulator {
-    sums: Vec<f32>,
+    /// White's view then Black's, each padded to whole vectors.
+    sums: Vec<i16x8>,
+    hidden: usize,
 }
 
 impl Accumulator {
-    /// The sums of `color`'s view (`hidden` values, before clipping).
-    pub fn view(&self, color: Color) -> &[f32] {
+    /// The sums of `color`'s view (`hidden` values, before clipping), in the network's
+    /// integer units.
+    pub fn view(&self, color: Color) -> Vec<i16> {
         let half = self.sums.len() / 2;
-        match color {
+        let vectors = match color {
             Color::White => &self.sums[..half],
             Color::Black => &self.sums[half..],
-        }
+        };
+        let mut values: Vec<i16> = vectors.iter().flat_map(|v| v.to_array()).collect();
+        values.truncate(self.hidden);
+        values
     }
 }
 
@@ -156,32 +187,33 @@ const fn view_coords(geometry: &Geometry, view: Color, sq: Square) -> (usize, us
     }
 }
 
-/// `acc += row`.
+/// `acc += row`, lane by lane. The sums of a position always fit (see `Quantized`), so a sum
+/// on the way there that does not (pieces added before others are taken away) wraps back, as
+/// vector additions do.
 #[inline]
-fn add(acc: &mut [f32], row: &[f32]) {
+fn add(acc: &mut [i16x8], row: &[i16x8]) {
     for (a, w) in acc.iter_mut().zip(row) {
-        *a += w;
+        *a += *w;
     }
 }
 
-/// `acc -= row`.
+/// `acc -= row`, wrapping as [`add`].
 #[inline]
-fn sub(acc: &mut [f32], row: &[f32]) {
+fn sub(acc: &mut [i16x8], row: &[i16x8]) {
     for (a, w) in acc.iter_mut().zip(row) {
-        *a -= w;
+        *a -= *w;
     }
 }
 
-/// Splits `values` into blocks of [`BLOCK`], the last padded with zeros.
-fn blocks(values: &[f32]) -> Vec<[f32; BLOCK]> {
-    values
-        .chunks(BLOCK)
-        .map(|c| {
-            let mut b = [0.0; BLOCK];
-            b[..c.len()].copy_from_slice(c);
-            b
-        })
-        .collect()
+/// The dot product of two rows of vectors, in `i32`: each pair of vectors multiplied and
+/// summed in pairs into four lanes (one `pmaddwd` on x86-64, its like on ARM).
+#[inline]
+fn dot(a: &[i16x8], b: &[i16x8]) -> i32 {
+    let lanes = a
+        .iter()
+        .zip(b)
+        .fold(i32x4::ZERO, |sum, (x, w)| sum + x.dot(*w));
+    lanes.to_array().into_iter().fold(0, i32::wrapping_add)
 }
 
 impl EvalNet {
@@ -258,18 +290,22 @@ impl EvalNet {
         )?;
         let out_bias = values(initializer(&model, "out.bias")?, "out.bias", &[1])?;
 
+        let quantized = Quantized::new(geometry, &ft_weight, &ft_bias, &l1_weight, hidden)?;
         Ok(EvalNet {
             variant,
             boards: board_table(side),
             hidden,
+            width: hidden.div_ceil(LANES),
             inner,
-            ft_weight,
-            ft_bias,
-            l1_weight: blocked_rows(&l1_weight, inner),
-            l1_bias: blocks(&l1_bias),
-            out_weight: blocks(&out_weight),
+            ft_weight: quantized.ft_weight,
+            ft_bias: quantized.ft_bias,
+            ft_scale: quantized.ft_scale,
+            l1_weight: quantized.l1_weight,
+            l1_unscale: quantized.l1_unscale,
+            l1_bias,
+            out_weight,
             out_bias: out_bias[0],
-            rows: row_table(geometry, hidden),
+            rows: row_table(geometry, hidden.div_ceil(LANES)),
             metadata: model
                 .metadata
                 .iter()
@@ -315,14 +351,15 @@ impl EvalNet {
     /// [`EvalNet::update`] writes it).
     pub fn accumulator(&self) -> Accumulator {
         Accumulator {
-            sums: vec![0.0; 2 * self.hidden],
+            sums: vec![i16x8::ZERO; 2 * self.width],
+            hidden: self.hidden,
         }
     }
 
     /// The rows of `ft.weight` a piece of `kind` on bit `bit` adds to White's and Black's views.
     #[inline]
-    fn feature_rows(&self, kind: usize, bit: u32) -> (&[f32], &[f32]) {
-        let h = self.hidden;
+    fn feature_rows(&self, kind: usize, bit: u32) -> (&[i16x8], &[i16x8]) {
+        let h = self.width;
         let white = self.rows[kind][bit as usize] as usize;
         let black = self.rows[KINDS + kind][bit as usize] as usize;
         (
@@ -342,7 +379,7 @@ impl EvalNet {
         );
         assert_eq!(
             acc.sums.len(),
-            2 * self.hidden,
+            2 * self.width,
             "an accumulator of another network"
         );
     }
@@ -355,7 +392,7 @@ impl EvalNet {
     /// a network of another width.
     pub fn refresh(&self, position: &Position, acc: &mut Accumulator) {
         self.check(position, acc);
-        let (white, black) = acc.sums.split_at_mut(self.hidden);
+        let (white, black) = acc.sums.split_at_mut(self.width);
         white.copy_from_slice(&self.ft_bias);
         black.copy_from_slice(&self.ft_bias);
         for (kind, board) in piece_boards(position).into_iter().enumerate() {
@@ -387,7 +424,7 @@ impl EvalNet {
         let new = piece_boards(after);
         let removed: [u128; KINDS] = std::array::from_fn(|k| old[k] & !new[k]);
         let added: [u128; KINDS] = std::array::from_fn(|k| new[k] & !old[k]);
-        let h = self.hidden;
+        let h = self.width;
         let (to_white, to_black) = to.sums.split_at_mut(h);
         let (from_white, from_black) = from.sums.split_at(h);
 
@@ -438,33 +475,38 @@ impl EvalNet {
     /// # Panics
     /// If `acc` was made by a network of another width.
     pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> f32 {
-        let h = self.hidden;
-        assert_eq!(acc.sums.len(), 2 * h, "an accumulator of another network");
+        let inputs = 2 * self.width;
+        assert_eq!(acc.sums.len(), inputs, "an accumulator of another network");
+        if inputs <= STACK_VECTORS {
+            let mut buffer = [i16x8::ZERO; STACK_VECTORS];
+            self.upper_layers(acc, turn, &mut buffer[..inputs])
+        } else {
+            self.upper_layers(acc, turn, &mut vec![i16x8::ZERO; inputs])
+        }
+    }
+
+    /// The second and output layers of [`EvalNet::evaluate`], the second layer's inputs (the
+    /// side to move's clipped sums, then the opponent's) written into `inputs`.
+    #[inline]
+    fn upper_layers(&self, acc: &Accumulator, turn: Color, inputs: &mut [i16x8]) -> f32 {
+        let h = self.width;
         let (white, black) = acc.sums.split_at(h);
         let (own, other) = match turn {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
+        let (first, second) = inputs.split_at_mut(h);
+        let top = i16x8::splat(self.ft_scale);
+        for (clipped, sums) in [(first, own), (second, other)] {
+            for (c, s) in clipped.iter_mut().zip(sums) {
+                *c = s.max(i16x8::ZERO).min(top);
+            }
+        }
         let mut logit = self.out_bias;
-        let weights = self.l1_weight.chunks_exact(2 * h);
-        for ((block, bias), out) in weights.zip(&self.l1_bias).zip(&self.out_weight) {
-            let mut sums = *bias;
-            let (own_weights, other_weights) = block.split_at(h);
-            for (view, weights) in [(own, own_weights), (other, other_weights)] {
-                for (x, w) in view.iter().zip(weights) {
-                    // Clipped to zero, as many are: nothing to add.
-                    if *x <= 0.0 {
-                        continue;
-                    }
-                    let x = x.min(1.0);
-                    for (s, w) in sums.iter_mut().zip(w) {
-                        *s += x * w;
-                    }
-                }
-            }
-            for (s, w) in sums.iter().zip(out) {
-                logit += s.clamp(0.0, 1.0) * w;
-            }
+        let rows = self.l1_weight.chunks_exact(2 * h);
+        for ((row, bias), weight) in rows.zip(&self.l1_bias).zip(&self.out_weight) {
+            let sum = dot(inputs, row) as f32 * self.l1_unscale + bias;
+            logit += sum.clamp(0.0, 1.0) * weight;
         }
         logit
     }
@@ -481,17 +523,113 @@ impl EvalNet {
     }
 }
 
-/// `weights` ([inputs, width], row-major) as blocks of [`BLOCK`] outputs: block `b` holds each
-/// input's weights to outputs `b * BLOCK..(b + 1) * BLOCK`, zeros past `width`.
-fn blocked_rows(weights: &[f32], width: usize) -> Vec<[f32; BLOCK]> {
-    let inputs = weights.len() / width;
-    let mut out = vec![[0.0; BLOCK]; width.div_ceil(BLOCK) * inputs];
-    for (input, row) in weights.chunks_exact(width).enumerate() {
-        for (b, chunk) in row.chunks(BLOCK).enumerate() {
-            out[b * inputs + input][..chunk.len()].copy_from_slice(chunk);
+/// The first two layers' weights in integers, with their scales.
+///
+/// The first layer's sums must fit `i16` in every position: a square holds at most one piece,
+/// so hidden unit `j`'s sum is at most `|ft.bias[j]|` plus, for each cell a piece can stand on
+/// (in either view), the largest `|ft.weight|` of unit `j` among the cell's four features. The
+/// scale is the largest whole number with which the largest such bound stays within `i16`
+/// (and at most [`MAX_FT_SCALE`]). The second layer's inputs are then at most that scale
+/// each, and its scale the largest with which `2 * hidden` of them times the largest weight
+/// stay within half of `i32` (and each weight within `i16`).
+struct Quantized {
+    ft_weight: Vec<i16x8>,
+    ft_bias: Vec<i16x8>,
+    ft_scale: i16,
+    /// Output-major: output `o`'s `2 * width` vectors at `o * 2 * width`.
+    l1_weight: Vec<i16x8>,
+    l1_unscale: f32,
+}
+
+impl Quantized {
+    /// `ft_weight` is `[4 * side * side, hidden]` for `geometry`'s board and `l1_weight`
+    /// `[2 * hidden, inner]`, row-major.
+    fn new(
+        geometry: &Geometry,
+        ft_weight: &[f32],
+        ft_bias: &[f32],
+        l1_weight: &[f32],
+        hidden: usize,
+    ) -> Result<Quantized, EvalNetError> {
+        let side = geometry.side();
+        let cells = side * side;
+        let mut playable: Vec<usize> = Color::ALL
+            .into_iter()
+            .flat_map(|view| {
+                geometry.squares().map(move |sq| {
+                    let (row, col) = view_coords(geometry, view, sq);
+                    row * side + col
+                })
+            })
+            .collect();
+        playable.sort_unstable();
+        playable.dedup();
+        let largest_sum = (0..hidden)
+            .map(|j| {
+                let cell_bound = |&cell: &usize| {
+                    (0..KINDS)
+                        .map(|plane| {
+                            f64::from(ft_weight[(plane * cells + cell) * hidden + j].abs())
+                        })
+                        .fold(0.0, f64::max)
+                };
+                f64::from(ft_bias[j].abs()) + playable.iter().map(cell_bound).sum::<f64>()
+            })
+            .fold(0.0, f64::max);
+        // Each rounded weight may add half a unit: room for one per cell and the bias.
+        let room = f64::from(i16::MAX) - playable.len() as f64;
+        let ft_scale = (room / largest_sum).min(MAX_FT_SCALE).floor();
+        if ft_scale < 1.0 {
+            return Err(EvalNetError::OutOfRange {
+                largest: largest_sum,
+            });
         }
+        let inputs = 2 * hidden;
+        let inner = l1_weight.len() / inputs;
+        let largest_weight = l1_weight
+            .iter()
+            .map(|w| f64::from(w.abs()))
+            .fold(0.0, f64::max);
+        let l1_scale = if largest_weight > 0.0 {
+            let sums = f64::from(i32::MAX / 2) / (inputs as f64 * ft_scale * largest_weight);
+            (f64::from(i16::MAX) / largest_weight).min(sums)
+        } else {
+            1.0
+        };
+        // Output `o`'s weights from the side to move's view, then from the opponent's.
+        let mut l1 = Vec::with_capacity(inner * 2 * hidden.div_ceil(LANES));
+        for output in 0..inner {
+            for view in 0..2 {
+                let column = (0..hidden).map(|j| l1_weight[(view * hidden + j) * inner + output]);
+                l1.extend(vectors(column, l1_scale));
+            }
+        }
+        Ok(Quantized {
+            ft_weight: ft_weight
+                .chunks_exact(hidden)
+                .flat_map(|row| vectors(row.iter().copied(), ft_scale))
+                .collect(),
+            ft_bias: vectors(ft_bias.iter().copied(), ft_scale),
+            ft_scale: ft_scale as i16,
+            l1_weight: l1,
+            l1_unscale: (1.0 / (ft_scale * l1_scale)) as f32,
+        })
     }
-    out
+}
+
+/// `values` times `scale`, rounded to `i16`, in vectors (the last padded with zeros).
+fn vectors(values: impl Iterator<Item = f32>, scale: f64) -> Vec<i16x8> {
+    let rounded: Vec<i16> = values
+        .map(|value| (f64::from(value) * scale).round() as i16)
+        .collect();
+    rounded
+        .chunks(LANES)
+        .map(|chunk| {
+            let mut lanes = [0; LANES];
+            lanes[..chunk.len()].copy_from_slice(chunk);
+            i16x8::from(lanes)
+        })
+        .collect()
 }
 
 /// Which variants (by `Variant as usize`) are played on a board of `side`.
@@ -505,8 +643,9 @@ fn board_table(side: usize) -> [bool; VARIANTS] {
     table
 }
 
-/// The feature table of [`EvalNet`]'s `rows` for a board and a first layer `hidden` wide.
-fn row_table(geometry: &Geometry, hidden: usize) -> Box<[[u32; BITS]; 2 * KINDS]> {
+/// The feature table of [`EvalNet`]'s `rows` for a board and a first layer `width` vectors
+/// wide.
+fn row_table(geometry: &Geometry, width: usize) -> Box<[[u32; BITS]; 2 * KINDS]> {
     let mut rows = Box::new([[0u32; BITS]; 2 * KINDS]);
     let side = geometry.side();
     let cells = side * side;
@@ -522,7 +661,7 @@ fn row_table(geometry: &Geometry, hidden: usize) -> Box<[[u32; BITS]; 2 * KINDS]
             for sq in geometry.squares() {
                 let (row, col) = view_coords(geometry, view, sq);
                 let feature = plane * cells + row * side + col;
-                rows[v * KINDS + kind][sq.bit() as usize] = (feature * hidden) as u32;
+                rows[v * KINDS + kind][sq.bit() as usize] = (feature * width) as u32;
             }
         }
     }

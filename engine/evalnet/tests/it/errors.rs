@@ -190,6 +190,13 @@ fn initializer_errors_name_the_initializer() {
         }
     ));
 
+    // Finite, but so large that a position's first-layer sums could not be held in 16 bits;
+    // a large bias alone is enough.
+    let mut m = model.clone();
+    m.tensor("ft.bias").values[2] = 40_000.0;
+    let e = refused(&m.encode(), &["`ft.bias`", "16-bit", "40006"]);
+    assert!(matches!(e, EvalNetError::OutOfRange { .. }), "{e:?}");
+
     let mut m = model.clone();
     m.tensor("out.weight").values[3] = f32::NEG_INFINITY;
     refused(&m.encode(), &["`out.weight`", "not finite"]);

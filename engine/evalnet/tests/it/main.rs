@@ -7,3 +7,8 @@ mod incremental;
 mod model;
 mod reference;
 mod runtime;
+
+/// How far the native evaluation may lie from the file's real-valued network, in logits: the
+/// search runs the first two layers in integers (see the crate's documentation), and this is
+/// one hundredth of its score (200 hundredths a logit), far below what changes a move.
+pub const TOLERANCE: f32 = 0.005;

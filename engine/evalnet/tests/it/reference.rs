@@ -1,6 +1,6 @@
 //! The network computed the slow, obvious way (dense features, `f64`, the layers as written in
-//! `training/evalnet.py`), against the crate: the fixtures, and networks whose second layer is
-//! not a whole number of the crate's blocks.
+//! `training/evalnet.py`), against the crate: the fixtures, networks whose layers are not a
+//! whole number of the crate's vectors, and sums at the edge of what its integers hold.
 
 use evalnet::EvalNet;
 use rules::{Color, Position, Variant};
@@ -83,7 +83,7 @@ fn fixtures_match_the_reference_computation() {
         assert_eq!(net.hidden(), model.get("ft.bias").values.len());
         let worst = largest_difference(&net, &model, &positions(variant, 300, 11));
         eprintln!("{variant}: largest difference from the reference {worst:e}");
-        assert!(worst < 1e-4, "{variant}: {worst}");
+        assert!(worst < f64::from(crate::TOLERANCE), "{variant}: {worst}");
     }
 }
 
@@ -121,7 +121,8 @@ fn random_model(variant: Variant, h: usize, l: usize, seed: u64) -> Model {
 
 #[test]
 fn odd_widths_match_the_reference_computation() {
-    // Second layers narrower than, equal to, and between multiples of the crate's blocks.
+    // First layers narrower than one of the crate's vectors and whole numbers of them, second
+    // layers of odd and even widths.
     for (i, (h, l)) in [(1, 1), (7, 5), (24, 16), (40, 17), (64, 33)]
         .into_iter()
         .enumerate()
@@ -130,6 +131,33 @@ fn odd_widths_match_the_reference_computation() {
         let net = EvalNet::from_onnx(&model.encode()).unwrap();
         assert_eq!((net.hidden(), net.inner()), (h, l));
         let worst = largest_difference(&net, &model, &positions(Variant::Russian, 200, i as u64));
-        assert!(worst < 1e-4, "hidden {h}, inner {l}: {worst}");
+        assert!(
+            worst < f64::from(crate::TOLERANCE),
+            "hidden {h}, inner {l}: {worst}"
+        );
     }
+}
+
+#[test]
+fn sums_at_the_edge_of_sixteen_bits_do_not_wrap() {
+    // Every piece adds 1 to the even hidden units and takes 1 from the odd ones, so a full
+    // board's sums come within a quarter of the bound the crate scales to: scaled any finer,
+    // they would wrap around and the clipped inputs flip.
+    let mut model = random_model(Variant::Russian, 16, 8, 7);
+    for tensor in ["ft.weight", "ft.bias"] {
+        let t = model.tensor(tensor);
+        let hidden = *t.dims.last().unwrap() as usize;
+        for (i, value) in t.values.iter_mut().enumerate() {
+            *value = if (i % hidden).is_multiple_of(2) {
+                1.0
+            } else {
+                -1.0
+            };
+        }
+    }
+    let net = EvalNet::from_onnx(&model.encode()).unwrap();
+    let mut batch = positions(Variant::Russian, 100, 5);
+    batch.push(Position::new(Variant::Russian));
+    let worst = largest_difference(&net, &model, &batch);
+    assert!(worst < f64::from(crate::TOLERANCE), "{worst}");
 }

@@ -92,6 +92,6 @@ fn native_evaluation_matches_onnx_runtime() {
             assert_eq!(EvalNet::load(path).unwrap().variant(), *variant);
         }
         let worst = compare(path, 600, 1000 + i as u64);
-        assert!(worst < 1e-4, "{}: {worst}", path.display());
+        assert!(worst < crate::TOLERANCE, "{}: {worst}", path.display());
     }
 }
