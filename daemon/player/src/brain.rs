@@ -214,8 +214,8 @@ impl Brain {
         self.searcher.set_egdb(egdb);
     }
 
-    /// Hands the learned evaluation to the alpha-beta searcher at level 5 (the only level that
-    /// reads one, see `evaluation.rs`), or takes it back. Changing it clears the searcher's
+    /// Hands the learned evaluation to the alpha-beta searcher at level 5 and the adaptive
+    /// level (the levels that read one, see `evaluation.rs`), or takes it back. Changing it clears the searcher's
     /// transposition table, whose scores came from the old one.
     fn hand_evaluation_to_search(&mut self) {
         let network = (!self.left_out.learned_evaluation)

@@ -1,5 +1,5 @@
-//! The learned evaluation in the brain: level 5 hands the variant's network beside the others
-//! to its search, the other levels and the adaptive level keep the hand-written evaluation,
+//! The learned evaluation in the brain: level 5 and the adaptive level hand the variant's
+//! network beside the others to their search, levels 1 to 4 keep the hand-written evaluation,
 //! and a missing or damaged file leaves the hand-written one with the reason said.
 
 use std::path::Path;
@@ -54,13 +54,30 @@ fn level_5_searches_with_the_learned_evaluation_and_hands_it_back() {
 }
 
 #[test]
-fn only_fixed_level_5_reads_it_and_reloads_follow_the_settings() {
+fn the_adaptive_level_searches_with_it_too() {
+    // Its full-strength moves are level 5's, and its scoring of moves the same search's.
     let dir = models_with_the_evaluation();
-    for level in [
-        PlayLevel::Fixed(4),
-        PlayLevel::Fixed(1),
-        PlayLevel::Adaptive,
-    ] {
+    let mut brain = Brain::new(&settings(PlayLevel::Adaptive, dir.path()), 1);
+    assert!(searches_with_a_network(&brain));
+    assert!(
+        brain
+            .describe()
+            .contains("; learned evaluation russian-eval.onnx"),
+        "{}",
+        brain.describe()
+    );
+    // A move with the network in its search (the stop raised: no need to think long).
+    let position = Position::new(Variant::Russian);
+    let thought = brain.think(&position, &[], &AtomicBool::new(true)).unwrap();
+    assert!(position.legal_moves().contains(&thought.mv));
+    brain.reconfigure(&settings(PlayLevel::Fixed(3), dir.path()));
+    assert!(!searches_with_a_network(&brain));
+}
+
+#[test]
+fn levels_1_to_4_do_not_read_it_and_reloads_follow_the_settings() {
+    let dir = models_with_the_evaluation();
+    for level in [PlayLevel::Fixed(4), PlayLevel::Fixed(1)] {
         let brain = Brain::new(&settings(level, dir.path()), 1);
         assert!(!searches_with_a_network(&brain), "{level}");
         assert!(

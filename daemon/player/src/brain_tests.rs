@@ -617,7 +617,13 @@ fn the_coachs_alternatives_are_not_searched_again_to_measure_the_visitors_move()
         let mut game = Game::new(Variant::Russian);
         let first = brain.think(game.position(), &[], &stop).unwrap();
         game.play(&first.mv).unwrap();
-        let visitor = game.position().legal_moves()[0];
+        // Not the reply the robot expected: that one it would not measure at all.
+        let visitor = game
+            .position()
+            .legal_moves()
+            .into_iter()
+            .find(|mv| first.pv.get(1) != Some(mv))
+            .unwrap();
         game.play(&visitor).unwrap();
         let positions = game.positions();
         let history = &positions[..positions.len() - 1];

@@ -1,12 +1,13 @@
-//! Level 5's learned evaluation (`<models_dir>/<variant>-eval.onnx`) as the brain uses it:
-//! read once, and handed to the alpha-beta searcher, which then scores its quiet leaves with
-//! it instead of the hand-written evaluation.
+//! The learned evaluation (`<models_dir>/<variant>-eval.onnx`) as the brain uses it: read
+//! once, and handed to the alpha-beta searcher, which then scores its quiet leaves with it
+//! instead of the hand-written evaluation.
 //!
-//! Only the fixed level 5 reads it. The weaker levels and the adaptive level keep the
-//! hand-written evaluation: their strength and the adaptive level's steps were measured with
-//! it. A missing file is one line of the log (other variants have none yet); a damaged one is a
-//! warning naming the file and the fault. Either way the robot plays on with the hand-written
-//! evaluation, as it does without a network.
+//! Level 5 and the adaptive level read it: the adaptive level's full-strength moves are level
+//! 5's, and the costs it measures and plays are scored by the same search. Levels 1 to 4 keep
+//! the hand-written evaluation: their strength was measured with it. A missing file is one
+//! line of the log (other variants have none yet); a damaged one is a warning naming the file
+//! and the fault. Either way the robot plays on with the hand-written evaluation, as it does
+//! without a network.
 //!
 //! Level 5's v is its search's through a map fitted to how its games ended (see `levels.rs`).
 //! A learned evaluation scores on its own scale, so it carries its own map for level 5 in its
@@ -48,10 +49,15 @@ struct Usable {
 }
 
 impl LoadedEvaluation {
-    /// The evaluation `settings` ask for: at level 5, the variant's file, read and checked.
+    /// The evaluation `settings` ask for: at level 5 and the adaptive level, the variant's
+    /// file, read and checked.
     pub(crate) fn load(settings: &Settings) -> LoadedEvaluation {
         let Some(path) = wanted(settings) else {
             return LoadedEvaluation::default();
+        };
+        let level = match settings.play.level {
+            PlayLevel::Adaptive => "the adaptive level",
+            PlayLevel::Fixed(_) => "level 5",
         };
         let loaded = if path.exists() {
             EvalNet::load(&path)
@@ -69,11 +75,11 @@ impl LoadedEvaluation {
                     })
                 })
                 .inspect_err(|reason| {
-                    tracing::warn!("level 5 plays with the hand-written evaluation: {reason}");
+                    tracing::warn!("{level} plays with the hand-written evaluation: {reason}");
                 })
         } else {
             let reason = format!("no file {}", path.display());
-            tracing::info!("level 5 plays with the hand-written evaluation: {reason}");
+            tracing::info!("{level} plays with the hand-written evaluation: {reason}");
             Err(reason)
         };
         if let Ok(Usable { network: net, .. }) = &loaded {
@@ -137,8 +143,11 @@ fn level_5_map(net: &EvalNet) -> Result<Option<ValueCalibration>, String> {
     Ok(maps.for_level(5))
 }
 
-/// The file level 5 reads under `settings`; none at the other levels.
+/// The file level 5 and the adaptive level read under `settings`; none at the other levels.
 fn wanted(settings: &Settings) -> Option<PathBuf> {
-    (settings.play.level == PlayLevel::Fixed(5))
-        .then(|| evaluation_path(settings, settings.game.variant))
+    matches!(
+        settings.play.level,
+        PlayLevel::Fixed(5) | PlayLevel::Adaptive
+    )
+    .then(|| evaluation_path(settings, settings.game.variant))
 }
