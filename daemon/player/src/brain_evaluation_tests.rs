@@ -31,18 +31,21 @@ fn searches_with_a_network(brain: &Brain) -> bool {
     brain.searcher.evalnet().is_some()
 }
 
+/// `brain` searches with the shipped network and says so.
+fn assert_uses_the_shipped_network(brain: &Brain) {
+    assert!(searches_with_a_network(brain));
+    let described = brain.describe();
+    assert!(
+        described.contains("; learned evaluation russian-eval.onnx"),
+        "{described}"
+    );
+}
+
 #[test]
 fn level_5_searches_with_the_learned_evaluation_and_hands_it_back() {
     let dir = models_with_the_evaluation();
     let brain = Brain::new(&settings(PlayLevel::Fixed(5), dir.path()), 1);
-    assert!(searches_with_a_network(&brain));
-    assert!(
-        brain
-            .describe()
-            .contains("; learned evaluation russian-eval.onnx"),
-        "{}",
-        brain.describe()
-    );
+    assert_uses_the_shipped_network(&brain);
     // What checkerbot-lab match compares it with.
     let hand = brain.with_hand_evaluation();
     assert!(!searches_with_a_network(&hand));
@@ -58,14 +61,7 @@ fn the_adaptive_level_searches_with_it_too() {
     // Its full-strength moves are level 5's, and its scoring of moves the same search's.
     let dir = models_with_the_evaluation();
     let mut brain = Brain::new(&settings(PlayLevel::Adaptive, dir.path()), 1);
-    assert!(searches_with_a_network(&brain));
-    assert!(
-        brain
-            .describe()
-            .contains("; learned evaluation russian-eval.onnx"),
-        "{}",
-        brain.describe()
-    );
+    assert_uses_the_shipped_network(&brain);
     // A move with the network in its search (the stop raised: no need to think long).
     let position = Position::new(Variant::Russian);
     let thought = brain.think(&position, &[], &AtomicBool::new(true)).unwrap();
