@@ -121,9 +121,10 @@ fn random_model(variant: Variant, h: usize, l: usize, seed: u64) -> Model {
 
 #[test]
 fn odd_widths_match_the_reference_computation() {
-    // First layers narrower than one of the crate's vectors and whole numbers of them, second
-    // layers of odd and even widths.
-    for (i, (h, l)) in [(1, 1), (7, 5), (24, 16), (40, 17), (64, 33)]
+    // First layers narrower than one of the crate's vectors, whole numbers of them and
+    // between (the widest past what the crate clips into a buffer on the stack), second layers
+    // of odd and even widths.
+    for (i, (h, l)) in [(1, 1), (7, 5), (24, 16), (40, 17), (64, 33), (131, 6)]
         .into_iter()
         .enumerate()
     {
