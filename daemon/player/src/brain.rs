@@ -215,8 +215,8 @@ impl Brain {
     }
 
     /// Hands the learned evaluation to the alpha-beta searcher at level 5 and the adaptive
-    /// level (the levels that read one, see `evaluation.rs`), or takes it back. Changing it clears the searcher's
-    /// transposition table, whose scores came from the old one.
+    /// level (the levels that read one, see `evaluation.rs`), or takes it back. Changing it
+    /// clears the searcher's transposition table, whose scores came from the old one.
     fn hand_evaluation_to_search(&mut self) {
         let network = (!self.left_out.learned_evaluation)
             .then(|| self.evaluation.network())

@@ -291,11 +291,12 @@ impl EvalNet {
         let out_bias = values(initializer(&model, "out.bias")?, "out.bias", &[1])?;
 
         let quantized = Quantized::new(geometry, &ft_weight, &ft_bias, &l1_weight, hidden)?;
+        let width = hidden.div_ceil(LANES);
         Ok(EvalNet {
             variant,
             boards: board_table(side),
             hidden,
-            width: hidden.div_ceil(LANES),
+            width,
             inner,
             ft_weight: quantized.ft_weight,
             ft_bias: quantized.ft_bias,
@@ -305,7 +306,7 @@ impl EvalNet {
             l1_bias,
             out_weight,
             out_bias: out_bias[0],
-            rows: row_table(geometry, hidden.div_ceil(LANES)),
+            rows: row_table(geometry, width),
             metadata: model
                 .metadata
                 .iter()
