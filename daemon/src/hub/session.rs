@@ -15,11 +15,19 @@ use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt as _};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
-use super::engine::{Answer, Engine, STRONGEST};
+use super::engine::{Answer, Engine, Player, STRONGEST};
 use super::line_reader::{Line, LineReader, MAX_LINE_BYTES};
 use super::time_control;
 use engine_protocols::hub::board_text::write_move;
 use engine_protocols::hub::message::{self, Command, GoMode, Info, Reply};
+
+/// What the search thread tells the session, in the order it happened.
+enum SearchEvent {
+    /// An iteration of alpha-beta completed.
+    Iteration(SearchResult),
+    /// The search ended: the player to give back and its answer.
+    Finished((Player, Answer)),
+}
 
 /// Whether the session goes on after a command.
 enum Flow {
@@ -151,26 +159,30 @@ where
         let mut deadline = if pondering { None } else { clock_from(started) };
         let position = job.position;
         let stop = Arc::new(AtomicBool::new(false));
-        let (reports_sender, mut reports) = mpsc::unbounded_channel();
-        let mut search = tokio::task::spawn_blocking({
+        // Iterations and the answer travel on one channel, so that every iteration is told
+        // before the `done` however quickly the search ends (a forced move's one iteration).
+        let (events_sender, mut events) = mpsc::unbounded_channel();
+        let search = tokio::task::spawn_blocking({
             let stop = Arc::clone(&stop);
             move || {
-                job.run(&stop, |report| {
+                let finished = job.run(&stop, |report| {
                     // The session may have quit and dropped the receiver; nothing to tell.
-                    let _ = reports_sender.send(report.clone());
-                })
+                    let _ = events_sender.send(SearchEvent::Iteration(report.clone()));
+                });
+                let _ = events_sender.send(SearchEvent::Finished(finished));
             }
         });
         loop {
             tokio::select! {
                 biased;
-                Some(report) = reports.recv() => {
-                    let info = info(&position, &report, started.elapsed().as_secs_f64());
-                    self.send(Reply::Info(info)).await?;
-                }
-                finished = &mut search => {
-                    let done = match finished {
-                        Ok((player, answer)) => {
+                event = events.recv() => {
+                    let done = match event {
+                        Some(SearchEvent::Iteration(report)) => {
+                            let info = info(&position, &report, started.elapsed().as_secs_f64());
+                            self.send(Reply::Info(info)).await?;
+                            continue;
+                        }
+                        Some(SearchEvent::Finished((player, answer))) => {
                             self.engine.player_back(player);
                             if let Answer::Thought(Some(thought)) = &answer {
                                 let seconds = started.elapsed().as_secs_f64();
@@ -179,9 +191,14 @@ where
                             }
                             done(&position, &answer)
                         }
-                        Err(error) => {
-                            // The engine makes a new player for the next search.
-                            self.send(Reply::Error(format!("the search failed: {error}"))).await?;
+                        None => {
+                            // The search ended without an answer: it panicked. The engine
+                            // makes a new player for the next search.
+                            let reason = match search.await {
+                                Err(error) => error.to_string(),
+                                Ok(()) => "it ended without an answer".to_owned(),
+                            };
+                            self.send(Reply::Error(format!("the search failed: {reason}"))).await?;
                             Reply::Done { mv: None, ponder: None }
                         }
                     };
