@@ -1,8 +1,9 @@
 use rules::{Move, Position, Variant};
 
 use super::{
-    Adaptive, CAREFUL_BELOW, CAREFUL_LEAN_MARGIN, COST_CAP, CUT_MARGIN, Choice, FULL_DEPTH,
-    GIVE_AWAY, MEMORY, MIN_DEPTH, NEW_VISITOR_COSTS, cost, edge_for, score_of,
+    AGREEMENT_MEMORY, AGREEMENT_MIN, Adaptive, CAREFUL_BELOW, CAREFUL_LEAN_MARGIN, COST_CAP,
+    CUT_MARGIN, Choice, FULL_DEPTH, GIVE_AWAY, MEMORY, MIN_DEPTH, NEW_VISITOR_COSTS, cost,
+    edge_for, score_of,
 };
 use crate::rng::SplitMix;
 
@@ -314,4 +315,56 @@ fn against_a_visitor_who_is_not_careful_the_search_is_never_cut() {
         adaptive.follow_lead(Some(1_000), Some(10));
     }
     assert_eq!(adaptive.depth(), FULL_DEPTH);
+}
+
+/// `adaptive` after the visitor's replies to its full-strength moves: `hits` expected ones,
+/// then `misses` others.
+fn replied(mut adaptive: Adaptive, hits: usize, misses: usize) -> Adaptive {
+    for _ in 0..hits {
+        adaptive.agreed(true);
+    }
+    for _ in 0..misses {
+        adaptive.agreed(false);
+    }
+    adaptive
+}
+
+#[test]
+fn a_careful_visitor_who_plays_the_expected_replies_plays_like_level_5() {
+    // Too few replies say nothing, however many were expected.
+    let few = replied(visitor_costing(0), AGREEMENT_MIN - 1, 0);
+    assert_eq!(few.agreement(), None);
+    assert!(!few.plays_like_level_5());
+    // Two in three expected: level 5's share; one in two: depth-4 alpha-beta's.
+    let strong = replied(visitor_costing(0), 8, 4);
+    assert!(strong.plays_like_level_5(), "{:?}", strong.agreement());
+    let weaker = replied(visitor_costing(0), 6, 6);
+    assert!(!weaker.plays_like_level_5(), "{:?}", weaker.agreement());
+    // A visitor who leaves pieces is read by their costs, whatever they agree with.
+    let careless = replied(visitor_costing(100), AGREEMENT_MEMORY, 0);
+    assert!(!careless.plays_like_level_5());
+    // Only the latest replies count: a visitor who stops finding them is met as before.
+    let tired = replied(strong.clone(), 0, AGREEMENT_MEMORY / 2);
+    assert!(!tired.plays_like_level_5(), "{:?}", tired.agreement());
+    let mut forgotten = strong;
+    forgotten.forget_visitor();
+    assert_eq!(forgotten.agreement(), None);
+}
+
+#[test]
+fn against_a_visitor_who_plays_like_level_5_the_search_is_never_cut() {
+    let mut adaptive = replied(visitor_costing(0), AGREEMENT_MEMORY, 0);
+    let even = even(&adaptive);
+    for _ in 0..20 {
+        adaptive.follow_lead(Some(even + 300), Some(12));
+    }
+    assert_eq!(adaptive.depth(), FULL_DEPTH);
+    // The same lead against a careful visitor who does not play like level 5 cuts it.
+    let mut weaker = replied(
+        visitor_costing(0),
+        AGREEMENT_MEMORY / 2,
+        AGREEMENT_MEMORY / 2,
+    );
+    weaker.follow_lead(Some(even + 300), Some(12));
+    assert_eq!(weaker.depth(), 11);
 }

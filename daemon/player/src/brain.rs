@@ -602,14 +602,18 @@ impl Brain {
         {
             let reply_expected =
                 expected.filter(|(reply, _)| before.play(reply).ok().as_ref() == Some(position));
+            // A forced move (a capture with no other) says nothing of how the visitor plays.
+            let chosen = before.count_legal_moves() > 1;
+            if expected.is_some() && chosen {
+                adaptive.agreed(reply_expected.is_some());
+            }
             if let Some((_, score)) = reply_expected {
-                // What the deeper search expected costs nothing, and needs no scoring; a forced
-                // move (a capture with no other) says nothing of how the visitor plays.
-                if before.legal_moves().len() > 1 {
+                // What the deeper search expected costs nothing, and needs no scoring.
+                if chosen {
                     adaptive.observe_expected();
                 }
                 expected_score = Some(score);
-            } else {
+            } else if !adaptive.plays_like_level_5() {
                 // The visitor's moves, scored as the robot's are: what the one played cost them.
                 let (theirs, nodes) = self.score_each_move(before, earlier);
                 measuring_nodes = nodes;
@@ -627,8 +631,8 @@ impl Brain {
             }
         }
         let drawn = adaptive.draw(&mut self.rng);
-        let unscored =
-            expected_score.is_some_and(|score| adaptive.full_strength_unscored(drawn, score));
+        let unscored = adaptive.plays_like_level_5()
+            || expected_score.is_some_and(|score| adaptive.full_strength_unscored(drawn, score));
         let (scored, scoring_nodes) = if unscored {
             (Vec::new(), 0)
         } else {
@@ -640,8 +644,10 @@ impl Brain {
             adaptive.choose_drawn(&scored, drawn, &mut self.rng)
         };
         tracing::debug!(
-            "adaptive: unscored {unscored}, the visitor's mean move cost {:.0}: {choice:?}",
-            adaptive.visitor_cost()
+            "adaptive: unscored {unscored}, the visitor's mean move cost {:.0}, their replies \
+             expected {:?}: {choice:?}",
+            adaptive.visitor_cost(),
+            adaptive.agreement()
         );
         let mut reached = None;
         // The full search's own score, when it chose the move: what cuts its depth or restores it.

@@ -12,6 +12,7 @@ use rules::{Game, Move, Position, Variant};
 use network::calibration::ValueCalibration;
 
 use super::{ALTERNATIVES_NODES, Brain, Player, Thought, model_name, near_equal_choice};
+use crate::adaptive::AGREEMENT_MIN;
 use crate::levels::{LEVEL_5_CALIBRATION, Level};
 use crate::rng::SplitMix;
 
@@ -695,5 +696,69 @@ fn the_adaptive_level_takes_the_reply_it_expected_as_free_and_then_does_not_scor
     assert!(
         unscored * 2 >= expected,
         "{unscored} of {expected} moves after an expected reply went unscored"
+    );
+}
+
+/// A visitor who keeps answering with the reply the adaptive level's full search expected plays
+/// like level 5, and meets level 5: once enough of their replies were expected, even a reply
+/// the robot did not expect is neither measured nor followed by scoring, so all of the robot's
+/// time goes to its search.
+#[test]
+fn a_visitor_who_plays_the_replies_level_5_expects_meets_level_5_unscored() {
+    let mut settings = Settings::default();
+    settings.play.level = checkerbot_config::PlayLevel::Adaptive;
+    let mut brain = Brain::new(&settings, 1);
+    // Raised: level 5's full search answers at once (a few nodes); the scoring searches are
+    // not stopped (tens of thousands).
+    let stop = AtomicBool::new(true);
+    let mut game = Game::new(Variant::Russian);
+    let mut expected_replies = 0;
+    let mut surprised = false;
+    let mut after_surprise = Vec::new();
+    while game.outcome().is_none() && after_surprise.len() < 3 {
+        let positions = game.positions();
+        let history = &positions[..positions.len() - 1];
+        let thought = brain.think(game.position(), history, &stop).unwrap();
+        if surprised {
+            after_surprise.push(thought.playouts_or_nodes);
+        }
+        game.play(&thought.mv).unwrap();
+        if game.outcome().is_some() {
+            break;
+        }
+        let moves = game.position().legal_moves();
+        let expected = thought.pv.get(1).filter(|reply| moves.contains(reply));
+        let reply = match expected {
+            // Well past the fewest replies the robot reads: now one it did not expect.
+            Some(&expected)
+                if expected_replies >= AGREEMENT_MIN + 4 && !surprised && moves.len() > 1 =>
+            {
+                surprised = true;
+                *moves.iter().find(|&&mv| mv != expected).unwrap()
+            }
+            Some(&expected) => {
+                if moves.len() > 1 {
+                    expected_replies += 1;
+                }
+                expected
+            }
+            None => {
+                let positions = game.positions();
+                let history = &positions[..positions.len() - 1];
+                let scored = brain.alternatives(game.position(), history);
+                scored.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0
+            }
+        };
+        game.play(&reply).unwrap();
+    }
+    assert!(
+        surprised,
+        "{expected_replies} expected replies in the whole game"
+    );
+    assert!(
+        after_surprise
+            .iter()
+            .all(|&nodes| nodes < ALTERNATIVES_NODES / 10),
+        "nodes of the robot's moves after the unexpected reply: {after_surprise:?}"
     );
 }
