@@ -49,7 +49,7 @@ use std::fmt;
 use std::path::Path;
 
 use rules::{Color, Geometry, Position, Square, Variant};
-use wide::{i16x8, i32x4};
+use wide::{f32x4, i16x8, i32x4};
 
 pub use error::EvalNetError;
 
@@ -78,6 +78,12 @@ const LANES: usize = 8;
 /// Networks with at most this many vectors of second-layer inputs (`2 * hidden` padded) clip
 /// them into a buffer on the stack; wider ones allocate one per evaluation.
 const STACK_VECTORS: usize = 32;
+/// The second layer's outputs computed together (see `EvalNet::upper_layers`); its rows of
+/// weights are padded with outputs of zeros to a multiple of this.
+const OUTPUTS_AT_ONCE: usize = 4;
+/// Networks with at most this many (the shipped ones' `2 * 32` inputs) clip them into a buffer
+/// of just this size: zeroing the larger one cost more than the clipping, every evaluation.
+const SMALL_STACK_VECTORS: usize = 8;
 /// The largest number of `i16` units that stand for 1.0 in the first layer's sums (the clip's
 /// top): a finer scale than this would not make the evaluation measurably closer.
 const MAX_FT_SCALE: f64 = 4096.0;
@@ -103,13 +109,16 @@ pub struct EvalNet {
     ft_scale: i16,
     /// `l1.weight` times `l1_scale`, rounded, one row per output: output `o`'s weights for the
     /// side to move's `hidden` inputs, then the opponent's (each padded to `width` vectors),
-    /// at `o * 2 * width`.
+    /// at `o * 2 * width`; then rows of zeros up to a multiple of [`OUTPUTS_AT_ONCE`] outputs.
     l1_weight: Vec<i16x8>,
     /// What turns a second-layer integer sum back into its real value: `1 / (ft_scale *
     /// l1_scale)`.
     l1_unscale: f32,
-    l1_bias: Vec<f32>,
-    out_weight: Vec<f32>,
+    /// `l1.bias`, four outputs a vector (the last padded with zeros).
+    l1_bias: Vec<f32x4>,
+    /// `out.weight`, four outputs a vector (the last padded with zeros, which make a padded
+    /// output's contribution nothing).
+    out_weight: Vec<f32x4>,
     out_bias: f32,
     /// For view `v` (0 White's, 1 Black's) and piece kind `k`, entry `(v * KINDS + k)[bit]` is
     /// the offset in `ft_weight` of the row of the feature of such a piece on square `bit`.
@@ -205,17 +214,6 @@ fn sub(acc: &mut [i16x8], row: &[i16x8]) {
     }
 }
 
-/// The dot product of two rows of vectors, in `i32`: each pair of vectors multiplied and
-/// summed in pairs into four lanes (one `pmaddwd` on x86-64, its like on ARM).
-#[inline]
-fn dot(a: &[i16x8], b: &[i16x8]) -> i32 {
-    let lanes = a
-        .iter()
-        .zip(b)
-        .fold(i32x4::ZERO, |sum, (x, w)| sum + x.dot(*w));
-    lanes.to_array().into_iter().fold(0, i32::wrapping_add)
-}
-
 impl EvalNet {
     /// Reads a network from the bytes of an ONNX file written by `training/export_eval.py`.
     ///
@@ -303,8 +301,8 @@ impl EvalNet {
             ft_scale: quantized.ft_scale,
             l1_weight: quantized.l1_weight,
             l1_unscale: quantized.l1_unscale,
-            l1_bias,
-            out_weight,
+            l1_bias: quads(&l1_bias),
+            out_weight: quads(&out_weight),
             out_bias: out_bias[0],
             rows: row_table(geometry, width),
             metadata: model
@@ -478,7 +476,10 @@ impl EvalNet {
     pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> f32 {
         let inputs = 2 * self.width;
         assert_eq!(acc.sums.len(), inputs, "an accumulator of another network");
-        if inputs <= STACK_VECTORS {
+        if inputs <= SMALL_STACK_VECTORS {
+            let mut buffer = [i16x8::ZERO; SMALL_STACK_VECTORS];
+            self.upper_layers(acc, turn, &mut buffer[..inputs])
+        } else if inputs <= STACK_VECTORS {
             let mut buffer = [i16x8::ZERO; STACK_VECTORS];
             self.upper_layers(acc, turn, &mut buffer[..inputs])
         } else {
@@ -503,13 +504,30 @@ impl EvalNet {
                 *c = s.max(i16x8::ZERO).min(top);
             }
         }
-        let mut logit = self.out_bias;
-        let rows = self.l1_weight.chunks_exact(2 * h);
-        for ((row, bias), weight) in rows.zip(&self.l1_bias).zip(&self.out_weight) {
-            let sum = dot(inputs, row) as f32 * self.l1_unscale + bias;
-            logit += sum.clamp(0.0, 1.0) * weight;
+        // Four outputs at a time: each input vector read once for all four, and their four
+        // lanes of sums turned, added and activated as one vector.
+        let row_length = 2 * h;
+        let unscale = f32x4::splat(self.l1_unscale);
+        let mut logits = f32x4::ZERO;
+        let quads = self.l1_weight.chunks_exact(OUTPUTS_AT_ONCE * row_length);
+        for ((rows, &bias), &weight) in quads.zip(&self.l1_bias).zip(&self.out_weight) {
+            let (r0, rest) = rows.split_at(row_length);
+            let (r1, rest) = rest.split_at(row_length);
+            let (r2, r3) = rest.split_at(row_length);
+            let mut sums = [i32x4::ZERO; OUTPUTS_AT_ONCE];
+            for ((((x, w0), w1), w2), w3) in inputs.iter().zip(r0).zip(r1).zip(r2).zip(r3) {
+                sums[0] += x.dot(*w0);
+                sums[1] += x.dot(*w1);
+                sums[2] += x.dot(*w2);
+                sums[3] += x.dot(*w3);
+            }
+            // Turned, the first vector holds each output's first lane, and so on.
+            let [first, second, third, fourth] = f32x4::transpose(sums.map(i32x4::round_float));
+            let hidden = ((first + second) + (third + fourth)).mul_add(unscale, bias);
+            let hidden = hidden.max(f32x4::ZERO).min(f32x4::ONE);
+            logits = hidden.mul_add(weight, logits);
         }
-        logit
+        self.out_bias + logits.reduce_add()
     }
 
     /// The network's output for `position` (its side to move's winning chances as a logit),
@@ -597,14 +615,18 @@ impl Quantized {
         } else {
             1.0
         };
-        // Output `o`'s weights from the side to move's view, then from the opponent's.
-        let mut l1 = Vec::with_capacity(inner * 2 * hidden.div_ceil(LANES));
+        // Output `o`'s weights from the side to move's view, then from the opponent's; then
+        // outputs of zeros up to a whole number of `OUTPUTS_AT_ONCE`.
+        let padded = inner.next_multiple_of(OUTPUTS_AT_ONCE);
+        let row_length = 2 * hidden.div_ceil(LANES);
+        let mut l1 = Vec::with_capacity(padded * row_length);
         for output in 0..inner {
             for view in 0..2 {
                 let column = (0..hidden).map(|j| l1_weight[(view * hidden + j) * inner + output]);
                 l1.extend(vectors(column, l1_scale));
             }
         }
+        l1.resize(padded * row_length, i16x8::ZERO);
         Ok(Quantized {
             ft_weight: ft_weight
                 .chunks_exact(hidden)
@@ -616,6 +638,18 @@ impl Quantized {
             l1_unscale: (1.0 / (ft_scale * l1_scale)) as f32,
         })
     }
+}
+
+/// `values` four to a vector, the last padded with zeros.
+fn quads(values: &[f32]) -> Vec<f32x4> {
+    values
+        .chunks(OUTPUTS_AT_ONCE)
+        .map(|chunk| {
+            let mut four = [0.0; OUTPUTS_AT_ONCE];
+            four[..chunk.len()].copy_from_slice(chunk);
+            f32x4::from(four)
+        })
+        .collect()
 }
 
 /// `values` times `scale`, rounded to `i16`, in vectors (the last padded with zeros).
