@@ -779,6 +779,14 @@ impl Brain {
     /// What plays when no external engine does.
     fn describe_own(&self) -> String {
         if let Some(adaptive) = &self.adaptive {
+            if adaptive.plays_like_level_5() {
+                return format!(
+                    "adaptive: plays level 5's alpha-beta{}, since the visitor plays like it \
+                     ({:.0}% of their latest replies were the ones it expected)",
+                    self.on_threads(),
+                    100.0 * adaptive.agreement().unwrap_or(0.0)
+                );
+            }
             return format!(
                 "adaptive: makes the visitor's mistakes (their moves cost {:.0} hundredths of a \
                  man on average, as far as it knows) around level 5's alpha-beta{}, leaning to \

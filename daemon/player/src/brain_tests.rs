@@ -761,4 +761,11 @@ fn a_visitor_who_plays_the_replies_level_5_expects_meets_level_5_unscored() {
             .all(|&nodes| nodes < ALTERNATIVES_NODES / 10),
         "nodes of the robot's moves after the unexpected reply: {after_surprise:?}"
     );
+    assert!(
+        brain
+            .describe()
+            .starts_with("adaptive: plays level 5's alpha-beta"),
+        "{}",
+        brain.describe()
+    );
 }
