@@ -130,9 +130,9 @@ pub const AGREEMENT_MIN: usize = 12;
 
 /// The share of the visitor's replies the robot's full search expected at or above which they
 /// play like level 5 (see [`Adaptive::plays_like_level_5`]). Measured at 200 ms a move (seed
-/// 1, 20 games each): the share over the last [`AGREEMENT_MEMORY`] replies was 0.65 on
-/// average against level 5 and 0.41 against alpha-beta depth 4, and at or above this at 60%
-/// of the robot's moves against level 5 and at 5% against depth 4.
+/// 1, 20 games each, this rule at 0.65): the share over the last [`AGREEMENT_MEMORY`] replies
+/// was 0.65 on average against level 5 and 0.41 against alpha-beta depth 4, and at or above
+/// this at 60% of the robot's moves against level 5 and at 5% against depth 4.
 pub const STRONG_AGREEMENT: f32 = 0.6;
 
 /// What the adaptive level knows between moves.
