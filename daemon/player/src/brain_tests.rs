@@ -645,17 +645,21 @@ fn the_coachs_alternatives_are_not_searched_again_to_measure_the_visitors_move()
     );
 }
 
+/// An adaptive brain, and a stop flag already raised: level 5's full search answers at once (a
+/// few nodes), while the scoring searches, which are not stopped, show in the nodes counted
+/// (tens of thousands).
+fn adaptive_brain_at_once() -> (Brain, AtomicBool) {
+    let mut settings = Settings::default();
+    settings.play.level = checkerbot_config::PlayLevel::Adaptive;
+    (Brain::new(&settings, 1), AtomicBool::new(true))
+}
+
 /// A careful visitor who answers with the reply the adaptive level's full search expected: that
 /// reply costs nothing, and while the robot is not ahead its next move is the full search alone,
 /// without the few hundredths of a second of scoring every move.
 #[test]
 fn the_adaptive_level_takes_the_reply_it_expected_as_free_and_then_does_not_score() {
-    let mut settings = Settings::default();
-    settings.play.level = checkerbot_config::PlayLevel::Adaptive;
-    let mut brain = Brain::new(&settings, 1);
-    // Raised: level 5's full search answers at once (a few nodes); the scoring searches are
-    // not stopped (tens of thousands).
-    let stop = AtomicBool::new(true);
+    let (mut brain, stop) = adaptive_brain_at_once();
     let mut game = Game::new(Variant::Russian);
     let mut after_expected = None;
     let (mut unscored, mut expected) = (0, 0);
@@ -705,12 +709,7 @@ fn the_adaptive_level_takes_the_reply_it_expected_as_free_and_then_does_not_scor
 /// time goes to its search.
 #[test]
 fn a_visitor_who_plays_the_replies_level_5_expects_meets_level_5_unscored() {
-    let mut settings = Settings::default();
-    settings.play.level = checkerbot_config::PlayLevel::Adaptive;
-    let mut brain = Brain::new(&settings, 1);
-    // Raised: level 5's full search answers at once (a few nodes); the scoring searches are
-    // not stopped (tens of thousands).
-    let stop = AtomicBool::new(true);
+    let (mut brain, stop) = adaptive_brain_at_once();
     let mut game = Game::new(Variant::Russian);
     let mut expected_replies = 0;
     let mut surprised = false;

@@ -642,13 +642,8 @@ impl Quantized {
 
 /// `values` four to a vector, the last padded with zeros.
 fn quads(values: &[f32]) -> Vec<f32x4> {
-    values
-        .chunks(OUTPUTS_AT_ONCE)
-        .map(|chunk| {
-            let mut four = [0.0; OUTPUTS_AT_ONCE];
-            four[..chunk.len()].copy_from_slice(chunk);
-            f32x4::from(four)
-        })
+    padded_chunks::<f32, OUTPUTS_AT_ONCE>(values)
+        .map(f32x4::from)
         .collect()
 }
 
@@ -657,14 +652,18 @@ fn vectors(values: impl Iterator<Item = f32>, scale: f64) -> Vec<i16x8> {
     let rounded: Vec<i16> = values
         .map(|value| (f64::from(value) * scale).round() as i16)
         .collect();
-    rounded
-        .chunks(LANES)
-        .map(|chunk| {
-            let mut lanes = [0; LANES];
-            lanes[..chunk.len()].copy_from_slice(chunk);
-            i16x8::from(lanes)
-        })
+    padded_chunks::<i16, LANES>(&rounded)
+        .map(i16x8::from)
         .collect()
+}
+
+/// `values` in arrays of `N`, the last padded with zeros.
+fn padded_chunks<T: Copy + Default, const N: usize>(values: &[T]) -> impl Iterator<Item = [T; N]> {
+    values.chunks(N).map(|chunk| {
+        let mut array = [T::default(); N];
+        array[..chunk.len()].copy_from_slice(chunk);
+        array
+    })
 }
 
 /// Which variants (by `Variant as usize`) are played on a board of `side`.
