@@ -81,9 +81,11 @@ const STACK_VECTORS: usize = 32;
 /// The second layer's outputs computed together (see `EvalNet::upper_layers`); its rows of
 /// weights are padded with outputs of zeros to a multiple of this.
 const OUTPUTS_AT_ONCE: usize = 4;
-/// Networks with at most this many (the shipped ones' `2 * 32` inputs) clip them into a buffer
-/// of just this size: zeroing the larger one cost more than the clipping, every evaluation.
-const SMALL_STACK_VECTORS: usize = 8;
+/// The shipped networks' first layer in vectors (32 sums a view): [`EvalNet::update`] and
+/// [`EvalNet::evaluate`] have versions for just this width, the search's hot path, and the
+/// latter clips into a buffer of just its size (zeroing a larger one cost more than the
+/// clipping, every evaluation).
+const SHIPPED_WIDTH: usize = 4;
 /// The largest number of `i16` units that stand for 1.0 in the first layer's sums (the clip's
 /// top): a finer scale than this would not make the evaluation measurably closer.
 const MAX_FT_SCALE: f64 = 4096.0;
@@ -367,6 +369,21 @@ impl EvalNet {
         )
     }
 
+    /// [`EvalNet::feature_rows`] for a network known to be `W` vectors wide.
+    #[inline]
+    fn feature_rows_of<const W: usize>(&self, kind: usize, bit: u32) -> (&[i16x8; W], &[i16x8; W]) {
+        let row = |offset: u32| -> &[i16x8; W] {
+            let offset = offset as usize;
+            self.ft_weight[offset..offset + W]
+                .try_into()
+                .expect("a row is W vectors")
+        };
+        (
+            row(self.rows[kind][bit as usize]),
+            row(self.rows[KINDS + kind][bit as usize]),
+        )
+    }
+
     #[inline]
     fn check(&self, position: &Position, acc: &Accumulator) {
         assert!(
@@ -423,35 +440,58 @@ impl EvalNet {
         let new = piece_boards(after);
         let removed: [u128; KINDS] = std::array::from_fn(|k| old[k] & !new[k]);
         let added: [u128; KINDS] = std::array::from_fn(|k| new[k] & !old[k]);
+        match self.width {
+            SHIPPED_WIDTH => self.apply_in_registers::<SHIPPED_WIDTH>(&removed, &added, from, to),
+            _ => self.apply(&removed, &added, from, to),
+        }
+    }
+
+    /// `to = from - removed + added`, for a network `W` vectors wide a view: both views' sums
+    /// stay in registers while the rows go by, and every loop has a known length (no bounds
+    /// checks, unrolled). The search's hot path with the shipped networks.
+    #[inline]
+    fn apply_in_registers<const W: usize>(
+        &self,
+        removed: &[u128; KINDS],
+        added: &[u128; KINDS],
+        from: &Accumulator,
+        to: &mut Accumulator,
+    ) {
+        let (from_white, from_black) = from.sums.split_at(W);
+        let mut white: [i16x8; W] = std::array::from_fn(|i| from_white[i]);
+        let mut black: [i16x8; W] = std::array::from_fn(|i| from_black[i]);
+        for kind in 0..KINDS {
+            for bit in bits(removed[kind]) {
+                let (w, b) = self.feature_rows_of::<W>(kind, bit);
+                for i in 0..W {
+                    white[i] -= w[i];
+                    black[i] -= b[i];
+                }
+            }
+            for bit in bits(added[kind]) {
+                let (w, b) = self.feature_rows_of::<W>(kind, bit);
+                for i in 0..W {
+                    white[i] += w[i];
+                    black[i] += b[i];
+                }
+            }
+        }
+        let (to_white, to_black) = to.sums.split_at_mut(W);
+        to_white[..W].copy_from_slice(&white);
+        to_black[..W].copy_from_slice(&black);
+    }
+
+    /// `to = from - removed + added`, for a network of any width.
+    fn apply(
+        &self,
+        removed: &[u128; KINDS],
+        added: &[u128; KINDS],
+        from: &Accumulator,
+        to: &mut Accumulator,
+    ) {
         let h = self.width;
         let (to_white, to_black) = to.sums.split_at_mut(h);
         let (from_white, from_black) = from.sums.split_at(h);
-
-        // A square holds one piece, so the kinds' bits are disjoint: one bit in their union is
-        // one piece.
-        let union = |boards: &[u128; KINDS]| boards.iter().fold(0, |a, b| a | b);
-        let single = u128::is_power_of_two;
-        if single(union(&removed)) && single(union(&added)) {
-            // A quiet move (or a promotion): one pass over each view.
-            let rows_of = |boards: &[u128; KINDS]| {
-                let kind = boards.iter().position(|&b| b != 0).unwrap_or(0);
-                self.feature_rows(kind, boards[kind].trailing_zeros())
-            };
-            let (sub_white, sub_black) = rows_of(&removed);
-            let (add_white, add_black) = rows_of(&added);
-            for (to, from, plus, minus) in [
-                (to_white, from_white, add_white, sub_white),
-                (to_black, from_black, add_black, sub_black),
-            ] {
-                let n = to.len();
-                let (from, plus, minus) = (&from[..n], &plus[..n], &minus[..n]);
-                for i in 0..n {
-                    to[i] = from[i] + plus[i] - minus[i];
-                }
-            }
-            return;
-        }
-
         to_white.copy_from_slice(from_white);
         to_black.copy_from_slice(from_black);
         for kind in 0..KINDS {
@@ -476,23 +516,31 @@ impl EvalNet {
     pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> f32 {
         let inputs = 2 * self.width;
         assert_eq!(acc.sums.len(), inputs, "an accumulator of another network");
-        if inputs <= SMALL_STACK_VECTORS {
-            let mut buffer = [i16x8::ZERO; SMALL_STACK_VECTORS];
-            self.upper_layers(acc, turn, &mut buffer[..inputs])
+        if self.width == SHIPPED_WIDTH {
+            let mut buffer = [i16x8::ZERO; 2 * SHIPPED_WIDTH];
+            self.upper_layers::<SHIPPED_WIDTH>(acc, turn, &mut buffer)
         } else if inputs <= STACK_VECTORS {
             let mut buffer = [i16x8::ZERO; STACK_VECTORS];
-            self.upper_layers(acc, turn, &mut buffer[..inputs])
+            self.upper_layers::<0>(acc, turn, &mut buffer[..inputs])
         } else {
-            self.upper_layers(acc, turn, &mut vec![i16x8::ZERO; inputs])
+            self.upper_layers::<0>(acc, turn, &mut vec![i16x8::ZERO; inputs])
         }
     }
 
     /// The second and output layers of [`EvalNet::evaluate`], the second layer's inputs (the
-    /// side to move's clipped sums, then the opponent's) written into `inputs`.
+    /// side to move's clipped sums, then the opponent's) written into `inputs`. `W` is the
+    /// network's width when the caller knows it (every loop then has a known length, unrolled
+    /// with no bounds checks), or 0.
     #[inline]
-    fn upper_layers(&self, acc: &Accumulator, turn: Color, inputs: &mut [i16x8]) -> f32 {
-        let h = self.width;
-        let (white, black) = acc.sums.split_at(h);
+    fn upper_layers<const W: usize>(
+        &self,
+        acc: &Accumulator,
+        turn: Color,
+        inputs: &mut [i16x8],
+    ) -> f32 {
+        let h = if W == 0 { self.width } else { W };
+        let (white, black) = (&acc.sums[..h], &acc.sums[h..2 * h]);
+        let inputs = &mut inputs[..2 * h];
         let (own, other) = match turn {
             Color::White => (white, black),
             Color::Black => (black, white),

@@ -6,7 +6,7 @@ use evalnet::EvalNet;
 use rules::{Color, Position, Variant};
 use testkit::Lcg;
 
-use crate::model::{fixtures, positions};
+use crate::model::{fixtures, positions, random_model};
 
 fn network_for(variant: Variant) -> EvalNet {
     let side = variant.geometry().side();
@@ -21,50 +21,82 @@ fn pieces(position: &Position) -> u32 {
     position.occupied().count()
 }
 
+/// What the games of [`replay_games`] held.
+#[derive(Default)]
+struct Seen {
+    plies: u32,
+    captures: u32,
+    /// Captures of more than one piece.
+    multi: u32,
+    promotions: u32,
+}
+
+/// Plays `games` seeded random games of `variant`, each accumulator written from its parent's
+/// as the search does, and asserts after every ply that it equals a recomputation.
+fn replay_games(net: &EvalNet, variant: Variant, seed: u64, games: usize) -> Seen {
+    let mut rng = Lcg(seed);
+    let mut seen = Seen::default();
+    for _ in 0..games {
+        let mut position = Position::new(variant);
+        let mut acc = net.accumulator();
+        net.refresh(&position, &mut acc);
+        let mut next = net.accumulator();
+        let mut fresh = net.accumulator();
+        for _ in 0..400 {
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mut after = position;
+            after.play_unchecked(&moves[rng.below(moves.len())]);
+            net.update(&position, &after, &acc, &mut next);
+            net.refresh(&after, &mut fresh);
+            assert_eq!(next, fresh, "{variant}, ply {}", seen.plies);
+            for color in Color::ALL {
+                assert_eq!(next.view(color), fresh.view(color));
+            }
+
+            let taken = pieces(&position) - pieces(&after);
+            seen.captures += u32::from(taken > 0);
+            seen.multi += u32::from(taken > 1);
+            let mover = position.turn();
+            seen.promotions +=
+                u32::from(after.kings_of(mover).count() > position.kings_of(mover).count());
+            seen.plies += 1;
+            position = after;
+            std::mem::swap(&mut acc, &mut next);
+        }
+    }
+    seen
+}
+
 #[test]
 fn updates_equal_refreshes_over_whole_games() {
     for variant in Variant::ALL {
         let net = network_for(variant);
-        let mut rng = Lcg(variant as u64 + 7);
-        let (mut plies, mut captures, mut promotions, mut multi) = (0, 0, 0, 0);
-        for _ in 0..12 {
-            let mut position = Position::new(variant);
-            // As the search does: one accumulator per ply, each written from its parent's.
-            let mut acc = net.accumulator();
-            net.refresh(&position, &mut acc);
-            let mut next = net.accumulator();
-            let mut fresh = net.accumulator();
-            for _ in 0..400 {
-                let moves = position.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                let mut after = position;
-                after.play_unchecked(&moves[rng.below(moves.len())]);
-                net.update(&position, &after, &acc, &mut next);
-                net.refresh(&after, &mut fresh);
-                assert_eq!(next, fresh, "{variant}, ply {plies}");
-                for color in Color::ALL {
-                    assert_eq!(next.view(color), fresh.view(color));
-                }
-
-                let taken = pieces(&position) - pieces(&after);
-                captures += u32::from(taken > 0);
-                multi += u32::from(taken > 1);
-                let mover = position.turn();
-                promotions +=
-                    u32::from(after.kings_of(mover).count() > position.kings_of(mover).count());
-                plies += 1;
-                position = after;
-                std::mem::swap(&mut acc, &mut next);
-            }
-        }
+        let seen = replay_games(&net, variant, variant as u64 + 7, 12);
         eprintln!(
-            "{variant}: {plies} plies, {captures} captures ({multi} of several pieces), \
-             {promotions} promotions"
+            "{variant}: {} plies, {} captures ({} of several pieces), {} promotions",
+            seen.plies, seen.captures, seen.multi, seen.promotions
         );
-        assert!(captures > 0 && multi > 0, "{variant}: no captures");
-        assert!(promotions > 0, "{variant}: no promotions");
+        assert!(
+            seen.captures > 0 && seen.multi > 0,
+            "{variant}: no captures"
+        );
+        assert!(seen.promotions > 0, "{variant}: no promotions");
+    }
+}
+
+#[test]
+fn updates_equal_refreshes_at_every_width() {
+    // The shipped width (32, which has its own code) and others: narrower than one of the
+    // crate's vectors, whole numbers of them and between.
+    for (i, hidden) in [1, 7, 24, 32, 40, 131].into_iter().enumerate() {
+        let model = random_model(Variant::Russian, hidden, 8, 200 + i as u64);
+        let net = EvalNet::from_onnx(&model.encode()).unwrap();
+        assert_eq!(net.hidden(), hidden);
+        let seen = replay_games(&net, Variant::Russian, i as u64, 4);
+        assert!(seen.multi > 0 && seen.promotions > 0, "hidden {hidden}");
     }
 }
 

@@ -283,3 +283,35 @@ pub fn bytes_field(number: u64, data: &[u8], out: &mut Vec<u8>) {
     varint(data.len() as u64, out);
     out.extend_from_slice(data);
 }
+
+/// Seeded weights for a network of any width, large enough that both clips bite.
+pub fn random_model(variant: Variant, h: usize, l: usize, seed: u64) -> Model {
+    let side = variant.geometry().side();
+    let f = 4 * side * side;
+    let mut rng = Lcg(seed);
+    let mut values = |n: usize, scale: f32| -> Vec<f32> {
+        (0..n)
+            .map(|_| (rng.below(2001) as f32 - 1000.0) / 1000.0 * scale)
+            .collect()
+    };
+    let mut model = Model {
+        metadata: Vec::new(),
+        initializers: vec![
+            Tensor::new("ft.weight", &[f as i64, h as i64], values(f * h, 0.25)),
+            Tensor::new("ft.bias", &[h as i64], values(h, 0.5)),
+            Tensor::new(
+                "l1.weight",
+                &[2 * h as i64, l as i64],
+                values(2 * h * l, 0.5),
+            ),
+            Tensor::new("l1.bias", &[l as i64], values(l, 0.5)),
+            Tensor::new("out.weight", &[l as i64, 1], values(l, 1.0)),
+            Tensor::new("out.bias", &[1], values(1, 0.5)),
+        ],
+    };
+    model
+        .set_metadata("checkerbot.kind", "evaluation")
+        .set_metadata("checkerbot.eval_version", "1")
+        .set_metadata("checkerbot.variant", variant.name());
+    model
+}
