@@ -16,13 +16,19 @@
 //! `play.engine` at every level: a level-5 [`Brain`] with the engine set, told
 //! `--move-time-ms` a move, which falls back to its own move when the engine fails (each fault
 //! is printed, and counted in the summary).
+//!
+//! `--first-ponders` makes the first player (level 5 or the adaptive level) think on the
+//! second's time as the robot does on the visitor's (`play.ponder`): [`Brain::ponder`] runs on
+//! its own thread, stopped when the second has chosen. With `--second-move-time-ms` the second
+//! takes longer than the first, as a visitor does: the two measure what pondering gains.
 
 use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::str::FromStr;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -74,6 +80,14 @@ pub struct Args {
     /// Move time of `level:N` players in milliseconds (their stop flag is raised then).
     #[arg(long, default_value_t = 2_000)]
     move_time_ms: u64,
+    /// Move time of the second player, where a `level:N` or engine player, when it differs
+    /// from `--move-time-ms` (a visitor who thinks longer than the robot).
+    #[arg(long, value_name = "MS")]
+    second_move_time_ms: Option<u64>,
+    /// The first player, level 5 or the adaptive level, thinks on the second's time as the
+    /// robot does on the visitor's (`play.ponder`).
+    #[arg(long)]
+    first_ponders: bool,
     /// Writes one JSON line per move of a `level:N` player: its v, its raw v and the game's
     /// result for it.
     #[arg(long)]
@@ -227,10 +241,13 @@ struct Player {
     /// A `hub:` or `dxp:` player's faults (each once an episode): the moves its brain played
     /// instead.
     faults: u32,
+    /// With `--first-ponders`: its ponderings, and the nodes they searched.
+    pondered: (u32, u64),
 }
 
 impl Player {
-    fn new(spec: &PlayerSpec, args: &Args, seed: u64) -> anyhow::Result<Player> {
+    /// The player of `spec`, a `level:N` or engine player moving in `move_time_ms`.
+    fn new(spec: &PlayerSpec, args: &Args, move_time_ms: u64, seed: u64) -> anyhow::Result<Player> {
         let mut target = 0.5;
         let brain = match spec {
             PlayerSpec::Level { level, dir, form } => {
@@ -242,7 +259,7 @@ impl Player {
                     anyhow::ensure!(dir.is_dir(), "{spec}: {} is not a folder", dir.display());
                     settings.paths.models_dir = Some(dir.clone());
                 }
-                settings.play.move_time_ms = args.move_time_ms;
+                settings.play.move_time_ms = move_time_ms;
                 let mut brain = Brain::new(&settings, seed);
                 target = settings.play.adaptive_target;
                 brain = match form {
@@ -266,9 +283,9 @@ impl Player {
                     .context("reading the settings from the environment")?;
                 settings.game.variant = args.variant;
                 settings.play.level = PlayLevel::Fixed(5);
-                settings.play.move_time_ms = args.move_time_ms;
+                settings.play.move_time_ms = move_time_ms;
                 let mut brain = Brain::new(&settings, seed);
-                let move_time = Duration::from_millis(args.move_time_ms);
+                let move_time = Duration::from_millis(move_time_ms);
                 brain.set_engine(Some(external_engines::start(engine, move_time)));
                 eprintln!("{spec}: {}", brain.describe());
                 Some(brain)
@@ -289,7 +306,38 @@ impl Player {
             target,
             off_target: (0.0, 0),
             faults: 0,
+            pondered: (0, 0),
         })
+    }
+
+    /// `chooser`'s move while this player, a level that ponders, thinks on its time.
+    fn choose_while_pondering(
+        &mut self,
+        chooser: &mut Player,
+        game: &Game,
+        rng: &mut SplitMix,
+        move_time: Duration,
+    ) -> Move {
+        let Some(brain) = &mut self.brain else {
+            return chooser.choose(game, rng, move_time);
+        };
+        let positions = game.positions();
+        let history = &positions[..positions.len() - 1];
+        let stop = AtomicBool::new(false);
+        let (mv, pondering) = thread::scope(|scope| {
+            let pondering = scope.spawn(|| brain.ponder(game.position(), history, &stop));
+            let mv = chooser.choose(game, rng, move_time);
+            stop.store(true, Ordering::Relaxed);
+            (mv, pondering.join())
+        });
+        match pondering {
+            Ok(done) => {
+                self.pondered.0 += 1;
+                self.pondered.1 += done.nodes;
+            }
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+        mv
     }
 
     fn choose(&mut self, game: &Game, rng: &mut SplitMix, move_time: Duration) -> Move {
@@ -358,15 +406,29 @@ impl Player {
 /// Runs the command and prints one line per game and a summary.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let mut rng = SplitMix::new(args.seed);
+    let second_move_time_ms = args.second_move_time_ms.unwrap_or(args.move_time_ms);
     let mut players = [
-        Player::new(&args.first, args, args.seed.wrapping_mul(2))?,
+        Player::new(
+            &args.first,
+            args,
+            args.move_time_ms,
+            args.seed.wrapping_mul(2),
+        )?,
         Player::new(
             &args.second,
             args,
+            second_move_time_ms,
             args.seed.wrapping_mul(2).wrapping_add(1),
         )?,
     ];
-    let move_time = Duration::from_millis(args.move_time_ms);
+    if args.first_ponders {
+        anyhow::ensure!(
+            players[0].brain.as_ref().is_some_and(Brain::ponders),
+            "--first-ponders: {} does not ponder (level 5 and the adaptive level do)",
+            args.first
+        );
+    }
+    let move_times = [args.move_time_ms, second_move_time_ms].map(Duration::from_millis);
     let mut v_log = match &args.v_log {
         Some(path) => Some(BufWriter::new(
             File::create(path).with_context(|| format!("creating {}", path.display()))?,
@@ -399,7 +461,12 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         while game.outcome().is_none() && game.moves().len() < args.max_plies {
             let turn = game.position().turn();
             let who = usize::from(sides[1] == turn);
-            let mv = players[who].choose(&game, &mut rng, move_time);
+            let mv = match &mut players {
+                [first, second] if who == 1 && args.first_ponders => {
+                    first.choose_while_pondering(second, &game, &mut rng, move_times[1])
+                }
+                _ => players[who].choose(&game, &mut rng, move_times[who]),
+            };
             game.play(&mv)?;
         }
         // Index into the tally: 0 the first player won, 1 draw, 2 the second player won.
@@ -495,6 +562,13 @@ fn report(players: &[Player; 2]) {
                 player.chosen,
                 player.thinking.as_secs_f64() * 1e3 / f64::from(player.chosen),
                 player.longest.as_secs_f64() * 1e3
+            );
+        }
+        if let (times @ 1.., nodes) = player.pondered {
+            println!(
+                "{}: pondered {times} times, {:.0} nodes each on average",
+                player.spec,
+                nodes as f64 / f64::from(times)
             );
         }
         if let PlayerSpec::Engine(_) = player.spec {
