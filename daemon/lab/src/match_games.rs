@@ -324,19 +324,20 @@ impl Player {
         let positions = game.positions();
         let history = &positions[..positions.len() - 1];
         let stop = AtomicBool::new(false);
-        let (mv, pondering) = thread::scope(|scope| {
+        let (mv, done) = thread::scope(|scope| {
             let pondering = scope.spawn(|| brain.ponder(game.position(), history, &stop));
+            // Raised however the choice ends, a panic included: the pondering would otherwise
+            // run on to its node cap before the panic could leave the scope.
+            let raise = RaiseOnDrop(&stop);
             let mv = chooser.choose(game, rng, move_time);
-            stop.store(true, Ordering::Relaxed);
-            (mv, pondering.join())
+            drop(raise);
+            let done = pondering
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (mv, done)
         });
-        match pondering {
-            Ok(done) => {
-                self.pondered.0 += 1;
-                self.pondered.1 += done.nodes;
-            }
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
+        self.pondered.0 += 1;
+        self.pondered.1 += done.nodes;
         mv
     }
 
@@ -400,6 +401,15 @@ impl Player {
         }
         .best
         .unwrap_or(moves[0])
+    }
+}
+
+/// Raises its stop flag when dropped.
+struct RaiseOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
     }
 }
 
