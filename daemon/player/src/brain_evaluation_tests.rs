@@ -85,7 +85,7 @@ fn levels_1_to_4_do_not_read_it_and_reloads_follow_the_settings() {
     let mut brain = Brain::new(&settings(PlayLevel::Fixed(4), dir.path()), 1);
     brain.reconfigure(&settings(PlayLevel::Fixed(5), dir.path()));
     assert!(searches_with_a_network(&brain));
-    // Brazilian has no network of its own: the Russian one is not used for it.
+    // The folder holds no Brazilian network: the Russian one is not used for Brazilian.
     let mut brazilian = settings(PlayLevel::Fixed(5), dir.path());
     brazilian.game.variant = Variant::Brazilian;
     brain.reconfigure(&brazilian);

@@ -413,13 +413,15 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
 /// (`models/README.md`, "Shipped networks" and "Calibration of v"): both generations the
 /// levels use for every variant that has networks, and Russian's refined one; and level 5's
 /// learned evaluation, with its map for level 5.
-const SHIPPED_NETWORKS: [(&str, &[u8]); 14] = [
+const SHIPPED_NETWORKS: [(&str, &[u8]); 16] = [
+    ("brazilian-eval", &[5]),
     ("brazilian-gen1", &[1, 2]),
     ("brazilian-gen2", &[3, 4]),
     ("english-gen1", &[1, 2]),
     ("english-gen2", &[3, 4]),
     ("italian-gen1", &[1, 2]),
     ("italian-gen2", &[3, 4]),
+    ("pool-eval", &[5]),
     ("pool-gen1", &[1, 2]),
     ("pool-gen2", &[3, 4]),
     ("russian-eval", &[5]),

@@ -5,7 +5,7 @@
 //! Level 5 and the adaptive level read it: the adaptive level's full-strength moves are level
 //! 5's, and the costs it measures and plays are scored by the same search. Levels 1 to 4 keep
 //! the hand-written evaluation: their strength was measured with it. A missing file is one
-//! line of the log (other variants have none yet); a damaged one is a warning naming the file
+//! line of the log (some variants have none yet); a damaged one is a warning naming the file
 //! and the fault. Either way the robot plays on with the hand-written evaluation, as it does
 //! without a network.
 //!

@@ -29,6 +29,26 @@ pub fn workspace_model(name: &str) -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../models")).join(name)
 }
 
+/// The learned evaluations of the workspace's `models/` folder (`<variant>-eval.onnx`) and the
+/// variant each file's name gives, in name order.
+pub fn shipped_evaluations() -> Vec<(Variant, PathBuf)> {
+    let dir = workspace_model("");
+    let mut found: Vec<(Variant, PathBuf)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|err| panic!("{}: {err}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter_map(|path| {
+            let name = path.file_name()?.to_str()?;
+            let variant = name.strip_suffix("-eval.onnx")?;
+            let variant = variant
+                .parse()
+                .unwrap_or_else(|_| panic!("{name}: no variant is called {variant}"));
+            Some((variant, path))
+        })
+        .collect();
+    found.sort_by(|a, b| a.1.cmp(&b.1));
+    found
+}
+
 /// `count` positions from seeded random games of `variant`, restarting now and then.
 pub fn positions(variant: Variant, count: usize, seed: u64) -> Vec<Position> {
     let mut rng = Lcg(seed);

@@ -15,7 +15,7 @@ use ort::value::Tensor;
 use rules::Variant;
 use testkit::onnx::{current, wheel_library};
 
-use crate::model::{fixtures, positions, workspace_model};
+use crate::model::{fixtures, positions, shipped_evaluations};
 use crate::reference::features;
 
 /// ONNX Runtime allows one environment per process.
@@ -85,8 +85,20 @@ fn native_evaluation_matches_onnx_runtime() {
         .into_iter()
         .map(|(variant, path)| (Some(variant), path))
         .collect();
-    // The network level 5 plays with.
-    files.push((Some(Variant::Russian), workspace_model("russian-eval.onnx")));
+    // The networks level 5 plays with, one a variant (`<variant>-eval.onnx`): each must be
+    // for the variant its name gives.
+    let shipped = shipped_evaluations();
+    assert!(
+        shipped
+            .iter()
+            .any(|(variant, _)| *variant == Variant::Russian),
+        "{shipped:?}"
+    );
+    files.extend(
+        shipped
+            .into_iter()
+            .map(|(variant, path)| (Some(variant), path)),
+    );
     for (i, (variant, path)) in files.iter().enumerate() {
         if let Some(variant) = variant {
             assert_eq!(EvalNet::load(path).unwrap().variant(), *variant);
