@@ -81,10 +81,6 @@ fn compare(path: &Path, count: usize, seed: u64) -> f32 {
 
 #[test]
 fn native_evaluation_matches_onnx_runtime() {
-    let mut files: Vec<(Option<Variant>, PathBuf)> = fixtures()
-        .into_iter()
-        .map(|(variant, path)| (Some(variant), path))
-        .collect();
     // The networks level 5 plays with, one a variant (`<variant>-eval.onnx`): each must be
     // for the variant its name gives.
     let shipped = shipped_evaluations();
@@ -94,15 +90,9 @@ fn native_evaluation_matches_onnx_runtime() {
             .any(|(variant, _)| *variant == Variant::Russian),
         "{shipped:?}"
     );
-    files.extend(
-        shipped
-            .into_iter()
-            .map(|(variant, path)| (Some(variant), path)),
-    );
+    let files: Vec<(Variant, PathBuf)> = fixtures().into_iter().chain(shipped).collect();
     for (i, (variant, path)) in files.iter().enumerate() {
-        if let Some(variant) = variant {
-            assert_eq!(EvalNet::load(path).unwrap().variant(), *variant);
-        }
+        assert_eq!(EvalNet::load(path).unwrap().variant(), *variant);
         let worst = compare(path, 600, 1000 + i as u64);
         assert!(worst < crate::TOLERANCE, "{}: {worst}", path.display());
     }
