@@ -22,6 +22,9 @@ games does on others (held-out games logged without it).
 `--raw` reads the raw v the log also holds (the search's v before the level's calibration),
 which is what a new map is fitted on: `--fit --raw` refits a level from games of any binary.
 
+`--player PREFIX` keeps only the moves of the players whose name starts with PREFIX: a match
+of two levels (level 5 against `handeval:5`) logs both players' moves.
+
 `--swings` also counts, per 100 moves, the changes of v from the robot's previous move in the
 game that cross the emotion model's default thresholds (`emotions/src/settings.rs`): a change
 of at least 0.25 (surprise), a drop of at least 0.15 to below 0.35 (fear), else a rise or a
@@ -36,8 +39,9 @@ import json
 import math
 
 
-def read(paths, key="v"):
-    """The logged games: for each, its (v, result) in the order of the moves."""
+def read(paths, key="v", player=None):
+    """The logged games: for each, its (v, result) in the order of the moves; only the moves of
+    players whose name starts with `player` when it is given (a match of two levels logs both)."""
     games = {}
     for path in paths:
         with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
@@ -45,7 +49,9 @@ def read(paths, key="v"):
                 row = json.loads(line)
                 if key not in row:
                     raise SystemExit(f"{path}:{number}: no {key!r} (logs older than the raw v have only 'v')")
-                games.setdefault((path, row["game"]), []).append(
+                if player is not None and not row["player"].startswith(player):
+                    continue
+                games.setdefault((path, row["game"], row["player"]), []).append(
                     (row["move"], row[key], row["result"])
                 )
     return [[(v, r) for _, v, r in sorted(moves)] for moves in games.values()]
@@ -99,6 +105,14 @@ def fit(moves):
     points = [(logit(v), result) for v, result in moves if 0.0 < v < 1.0]
     if not points:
         raise SystemExit("no move with 0 < v < 1 to fit")
+    if len({result for _, result in points}) == 1:
+        # Every game ended the same way (a strong level against weak opponents): the likelihood
+        # grows without end as the map pushes every v towards that result, so there is no fit.
+        outcome = {1.0: "won", 0.5: "drawn", 0.0: "lost"}.get(points[0][1], f"scored {points[0][1]}")
+        raise SystemExit(
+            f"every game in these logs was {outcome}: nothing to fit a map on; "
+            "add games against a stronger opponent"
+        )
     slope, offset = 1.0, 0.0
     for _ in range(100):
         g_slope = g_offset = h_ss = h_so = h_oo = 0.0
@@ -111,6 +125,8 @@ def fit(moves):
             h_so += weight * x
             h_oo += weight
         det = h_ss * h_oo - h_so * h_so
+        if det == 0.0:
+            raise SystemExit("the fit did not converge: the logs' results follow their v exactly")
         step_slope = (h_oo * g_slope - h_so * g_offset) / det
         step_offset = (h_ss * g_offset - h_so * g_slope) / det
         slope -= step_slope
@@ -159,6 +175,11 @@ def main():
         help="read the raw v (before the level's map) instead of the v the robot reported",
     )
     parser.add_argument(
+        "--player",
+        metavar="PREFIX",
+        help="only the moves of players whose name starts with PREFIX (e.g. level:5)",
+    )
+    parser.add_argument(
         "--swings", action="store_true", help="count the changes of v the face reacts to"
     )
     args = parser.parse_args()
@@ -167,7 +188,7 @@ def main():
             slope, offset = (float(x) for x in args.map.split(","))
         except ValueError:
             raise SystemExit(f"--map {args.map!r}: expected two numbers, SLOPE,OFFSET")
-    games = read(args.logs, "raw" if args.raw else "v")
+    games = read(args.logs, "raw" if args.raw else "v", args.player)
     moves = [move for game in games for move in game]
     if not moves:
         raise SystemExit("no moves in " + " ".join(args.logs))

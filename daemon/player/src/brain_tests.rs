@@ -413,12 +413,14 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
 /// (`models/README.md`, "Shipped networks" and "Calibration of v"): both generations the
 /// levels use for every variant that has networks, and Russian's refined one; and level 5's
 /// learned evaluation, with its map for level 5.
-const SHIPPED_NETWORKS: [(&str, &[u8]); 16] = [
+const SHIPPED_NETWORKS: [(&str, &[u8]); 19] = [
     ("brazilian-eval", &[5]),
     ("brazilian-gen1", &[1, 2]),
     ("brazilian-gen2", &[3, 4]),
+    ("english-eval", &[5]),
     ("english-gen1", &[1, 2]),
     ("english-gen2", &[3, 4]),
+    ("italian-eval", &[5]),
     ("italian-gen1", &[1, 2]),
     ("italian-gen2", &[3, 4]),
     ("pool-eval", &[5]),
@@ -428,6 +430,7 @@ const SHIPPED_NETWORKS: [(&str, &[u8]); 16] = [
     ("russian-gen1", &[1, 2]),
     ("russian-gen2", &[4]),
     ("russian-gen3", &[3, 4]),
+    ("russian-giveaway-eval", &[5]),
     ("russian-giveaway-gen1", &[1, 2]),
     ("russian-giveaway-gen2", &[3, 4]),
 ];

@@ -10,5 +10,8 @@ mod runtime;
 
 /// How far the native evaluation may lie from the file's real-valued network, in logits: the
 /// search runs the first two layers in integers (see the crate's documentation), and this is
-/// one hundredth of its score (200 hundredths a logit), far below what changes a move.
-pub const TOLERANCE: f32 = 0.005;
+/// two hundredths of its score (200 hundredths a logit), far below what changes a move. The
+/// rounding grows with a network's largest weights, which set the integer scales: the shipped
+/// networks differ from ONNX Runtime by 0.003 to 0.006 (Russian giveaway's, with weights half
+/// as large again as Russian's, the most).
+pub const TOLERANCE: f32 = 0.01;
