@@ -126,7 +126,7 @@ def fit(moves):
             h_oo += weight
         det = h_ss * h_oo - h_so * h_so
         if det == 0.0:
-            raise SystemExit("the fit did not converge: the logs' results follow their v exactly")
+            raise SystemExit("the fit did not converge: v orders the results perfectly, so no finite map fits")
         step_slope = (h_oo * g_slope - h_so * g_offset) / det
         step_offset = (h_ss * g_offset - h_so * g_slope) / det
         slope -= step_slope
