@@ -191,7 +191,8 @@ def main():
     games = read(args.logs, "raw" if args.raw else "v", args.player)
     moves = [move for game in games for move in game]
     if not moves:
-        raise SystemExit("no moves in " + " ".join(args.logs))
+        whose = f" of a player whose name starts with {args.player!r}" if args.player else ""
+        raise SystemExit(f"no moves{whose} in " + " ".join(args.logs))
     if args.map:
         title = f"v mapped with slope {slope}, offset {offset}"
     else:
