@@ -80,6 +80,29 @@ pub(crate) fn count_legal_moves(pos: &Setup, scratch: &mut Vec<Move>) -> usize {
     }
 }
 
+/// The captures of `pos` into `out` when it must capture (`out` is left empty otherwise);
+/// whether the side to move has a legal move at all.
+pub(crate) fn forced_captures(pos: &Setup, out: &mut Vec<Move>) -> bool {
+    match pos.variant.geometry().width() {
+        4 => forced::<4>(pos, out),
+        5 => forced::<5>(pos, out),
+        6 => forced::<6>(pos, out),
+        w => unreachable!("no board has {w} dark squares a row"),
+    }
+}
+
+fn forced<const W: u32>(pos: &Setup, out: &mut Vec<Move>) -> bool {
+    out.clear();
+    let mut generator = Generator::<W>::new(pos, out);
+    if generator.any_capture() {
+        generator.captures();
+        apply_capture_choice(pos, out);
+        true
+    } else {
+        generator.any_quiet_move()
+    }
+}
+
 fn count<const W: u32>(pos: &Setup, scratch: &mut Vec<Move>) -> usize {
     scratch.clear();
     let mut generator = Generator::<W>::new(pos, scratch);
@@ -388,6 +411,17 @@ impl<'a, const W: u32> Generator<'a, W> {
             }
         }
         count as usize
+    }
+
+    /// Whether [`Generator::quiet_moves`] would produce any move: a piece with an empty
+    /// square one step ahead (a flying king's slide starts with that step too).
+    fn any_quiet_move(&self) -> bool {
+        self.man_forward
+            .into_iter()
+            .any(|dir| self.step(self.own_men, dir) & self.empty != 0)
+            || Direction::ALL
+                .into_iter()
+                .any(|dir| self.step(self.own_kings, dir) & self.empty != 0)
     }
 
     fn quiet_moves(&mut self) {

@@ -197,12 +197,13 @@ impl Position {
         movegen::count_legal_moves(&self.board, &mut Vec::new())
     }
 
-    /// [`Position::count_legal_moves`] with the caller's buffer: when the side to move must
-    /// capture, `moves` is left holding the legal moves (the captures), otherwise it is left
-    /// empty. A search's quiet leaf learns that it can move without building its moves, and
-    /// a capture's moves are built only once.
-    pub fn count_legal_moves_into(&self, moves: &mut Vec<Move>) -> usize {
-        movegen::count_legal_moves(&self.board, moves)
+    /// What a search's quiet leaf needs to know, as cheaply as the rules can tell it: when
+    /// the side to move must capture, `moves` is left holding the legal moves (the captures,
+    /// built once), otherwise it is left empty, and the answer is whether the side to move
+    /// has a legal move at all. Quiet moves are neither built nor counted: the first one found
+    /// settles it.
+    pub fn forced_captures_into(&self, moves: &mut Vec<Move>) -> bool {
+        movegen::forced_captures(&self.board, moves)
     }
 
     /// Whether the side to move must capture.

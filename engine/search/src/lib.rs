@@ -538,8 +538,8 @@ impl Searcher {
         // rules only count them, and build them only when one must capture.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
         if depth <= 0 || ply >= MAX_PLY {
-            let count = position.count_legal_moves_into(&mut moves);
-            if moves.is_empty() && count > 0 {
+            let can_move = position.forced_captures_into(&mut moves);
+            if moves.is_empty() && can_move {
                 // A leaf where the opponent threatens a capture is looked at one ply further
                 // (its replies searched to depth -1, where no threat extends again): the static
                 // evaluation cannot see a piece about to be lost.

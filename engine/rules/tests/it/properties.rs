@@ -17,6 +17,29 @@ fn variant_strategy() -> impl Strategy<Value = Variant> {
     prop::sample::select(Variant::ALL.to_vec())
 }
 
+/// Positions where the side to move has pieces and no legal move, so loses: a man against
+/// the last row's edge, a man and a king walled in by pieces that cannot be jumped.
+#[test]
+fn blocked_pieces_cannot_move() {
+    let mut buffer = Vec::new();
+    for (variant, text) in [
+        (Variant::Russian, "W:Wa7:Bb8"),
+        (Variant::Russian, "W:WKa1:Bb2,c3"),
+        (Variant::English, "W:WKa1:Bb2,c3"),
+        (Variant::English, "W:Wa7:Bb8"),
+    ] {
+        let p = fen::parse(variant, text).expect("a valid FEN");
+        assert!(p.legal_moves().is_empty(), "{text}");
+        assert!(!p.forced_captures_into(&mut buffer), "{text}");
+        assert!(buffer.is_empty(), "{text}");
+    }
+    let free = fen::parse(Variant::Russian, "W:WKa1:Bc3").expect("a valid FEN");
+    assert!(
+        free.forced_captures_into(&mut buffer),
+        "the king can step to b2"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -75,6 +98,24 @@ proptest! {
             prop_assert_eq!(game.position(), expected);
         }
         prop_assert!(game.undo().is_none());
+    }
+
+    #[test]
+    fn forced_captures_agree_with_legal_moves(
+        variant in variant_strategy(),
+        seed in any::<u64>(),
+    ) {
+        let mut buffer = Vec::new();
+        for p in random_game(variant, seed, 200) {
+            // The side not to move too: its men are more often blocked.
+            for p in [p, p.with_turn(!p.turn())] {
+                let legal = p.legal_moves();
+                let can_move = p.forced_captures_into(&mut buffer);
+                prop_assert_eq!(can_move, !legal.is_empty(), "{:?}", p);
+                let expected = if p.has_capture() { legal } else { Vec::new() };
+                prop_assert_eq!(&buffer, &expected, "{:?}", p);
+            }
+        }
     }
 
     #[test]
