@@ -16,6 +16,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod board_bits;
 mod color;
 pub mod fen;
 pub mod game;

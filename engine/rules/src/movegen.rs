@@ -5,6 +5,7 @@
 //! data read at run time. Captures follow the Turkish-strike rule: jumped pieces stay on the
 //! board until the move ends, so they block the capturing piece and cannot be jumped twice.
 
+use crate::board_bits::BoardBits;
 use crate::color::Color;
 use crate::geometry::{Direction, MAX_SIDE};
 use crate::moves::{MAX_LANDINGS, Move};
@@ -13,7 +14,7 @@ use crate::square::{Bitboard, Square};
 use crate::variant::{CaptureChoice, CapturePromotion, Rules};
 
 #[inline]
-const fn shift<const W: u32>(b: u128, dir: Direction) -> u128 {
+fn shift<const W: u32, B: BoardBits>(b: B, dir: Direction) -> B {
     match dir {
         Direction::UpLeft => b << W,
         Direction::UpRight => b << (W + 1),
@@ -31,17 +32,18 @@ const fn opposite(dir: Direction) -> Direction {
     }
 }
 
-const fn square_of(bit: u128) -> Square {
-    Square::from_bit(bit.trailing_zeros())
+#[inline]
+fn square_of<B: BoardBits>(bit: B) -> Square {
+    Square::from_bit(bit.lowest_index())
 }
 
 /// Appends every legal move of `pos` to `out` (which is cleared first).
 pub(crate) fn legal_moves(pos: &Setup, out: &mut Vec<Move>) {
     out.clear();
     match pos.variant.geometry().width() {
-        4 => generate::<4>(pos, out),
-        5 => generate::<5>(pos, out),
-        6 => generate::<6>(pos, out),
+        4 => generate::<4, u64>(pos, out),
+        5 => generate::<5, u64>(pos, out),
+        6 => generate::<6, u128>(pos, out),
         w => unreachable!("no board has {w} dark squares a row"),
     }
 }
@@ -51,9 +53,9 @@ pub(crate) fn legal_moves(pos: &Setup, out: &mut Vec<Move>) {
 pub(crate) fn captures_before_choice(pos: &Setup) -> Vec<Move> {
     let mut moves = Vec::new();
     match pos.variant.geometry().width() {
-        4 => Generator::<4>::new(pos, &mut moves).captures(),
-        5 => Generator::<5>::new(pos, &mut moves).captures(),
-        6 => Generator::<6>::new(pos, &mut moves).captures(),
+        4 => Generator::<4, u64>::new(pos, &mut moves).captures(),
+        5 => Generator::<5, u64>::new(pos, &mut moves).captures(),
+        6 => Generator::<6, u128>::new(pos, &mut moves).captures(),
         w => unreachable!("no board has {w} dark squares a row"),
     }
     moves
@@ -62,9 +64,9 @@ pub(crate) fn captures_before_choice(pos: &Setup) -> Vec<Move> {
 /// Whether the side to move has a capture (cheaper than generating moves).
 pub(crate) fn has_capture(pos: &Setup) -> bool {
     match pos.variant.geometry().width() {
-        4 => Generator::<4>::new(pos, &mut Vec::new()).any_capture(),
-        5 => Generator::<5>::new(pos, &mut Vec::new()).any_capture(),
-        6 => Generator::<6>::new(pos, &mut Vec::new()).any_capture(),
+        4 => Generator::<4, u64>::new(pos, &mut Vec::new()).any_capture(),
+        5 => Generator::<5, u64>::new(pos, &mut Vec::new()).any_capture(),
+        6 => Generator::<6, u128>::new(pos, &mut Vec::new()).any_capture(),
         w => unreachable!("no board has {w} dark squares a row"),
     }
 }
@@ -73,9 +75,9 @@ pub(crate) fn has_capture(pos: &Setup) -> bool {
 /// the captures when there are some.
 pub(crate) fn count_legal_moves(pos: &Setup, scratch: &mut Vec<Move>) -> usize {
     match pos.variant.geometry().width() {
-        4 => count::<4>(pos, scratch),
-        5 => count::<5>(pos, scratch),
-        6 => count::<6>(pos, scratch),
+        4 => count::<4, u64>(pos, scratch),
+        5 => count::<5, u64>(pos, scratch),
+        6 => count::<6, u128>(pos, scratch),
         w => unreachable!("no board has {w} dark squares a row"),
     }
 }
@@ -84,16 +86,16 @@ pub(crate) fn count_legal_moves(pos: &Setup, scratch: &mut Vec<Move>) -> usize {
 /// whether the side to move has a legal move at all.
 pub(crate) fn forced_captures(pos: &Setup, out: &mut Vec<Move>) -> bool {
     match pos.variant.geometry().width() {
-        4 => forced::<4>(pos, out),
-        5 => forced::<5>(pos, out),
-        6 => forced::<6>(pos, out),
+        4 => forced::<4, u64>(pos, out),
+        5 => forced::<5, u64>(pos, out),
+        6 => forced::<6, u128>(pos, out),
         w => unreachable!("no board has {w} dark squares a row"),
     }
 }
 
-fn forced<const W: u32>(pos: &Setup, out: &mut Vec<Move>) -> bool {
+fn forced<const W: u32, B: BoardBits>(pos: &Setup, out: &mut Vec<Move>) -> bool {
     out.clear();
-    let mut generator = Generator::<W>::new(pos, out);
+    let mut generator = Generator::<W, B>::new(pos, out);
     if generator.any_capture() {
         generator.captures();
         apply_capture_choice(pos, out);
@@ -103,9 +105,9 @@ fn forced<const W: u32>(pos: &Setup, out: &mut Vec<Move>) -> bool {
     }
 }
 
-fn count<const W: u32>(pos: &Setup, scratch: &mut Vec<Move>) -> usize {
+fn count<const W: u32, B: BoardBits>(pos: &Setup, scratch: &mut Vec<Move>) -> usize {
     scratch.clear();
-    let mut generator = Generator::<W>::new(pos, scratch);
+    let mut generator = Generator::<W, B>::new(pos, scratch);
     if generator.any_capture() {
         generator.captures();
         apply_capture_choice(pos, scratch);
@@ -115,8 +117,8 @@ fn count<const W: u32>(pos: &Setup, scratch: &mut Vec<Move>) -> usize {
     }
 }
 
-fn generate<const W: u32>(pos: &Setup, out: &mut Vec<Move>) {
-    let mut generator = Generator::<W>::new(pos, out);
+fn generate<const W: u32, B: BoardBits>(pos: &Setup, out: &mut Vec<Move>) {
+    let mut generator = Generator::<W, B>::new(pos, out);
     generator.captures();
     if generator.out.is_empty() {
         generator.quiet_moves();
@@ -125,17 +127,17 @@ fn generate<const W: u32>(pos: &Setup, out: &mut Vec<Move>) {
     }
 }
 
-struct Generator<'a, const W: u32> {
+struct Generator<'a, const W: u32, B: BoardBits> {
     rules: &'static Rules,
-    all: u128,
+    all: B,
     /// Squares a piece may land on; during a capture this includes the mover's start square.
-    empty: u128,
-    own_men: u128,
-    own_kings: u128,
-    opp: u128,
+    empty: B,
+    own_men: B,
+    own_kings: B,
+    opp: B,
     /// Enemy pieces a man may jump (all of them, except kings in Italian).
-    opp_for_men: u128,
-    promotion_row: u128,
+    opp_for_men: B,
+    promotion_row: B,
     man_forward: [Direction; 2],
     /// Men may capture toward higher rows (White's forward).
     man_capture_up: bool,
@@ -147,19 +149,20 @@ struct Generator<'a, const W: u32> {
     out: &'a mut Vec<Move>,
 }
 
-impl<'a, const W: u32> Generator<'a, W> {
+impl<'a, const W: u32, B: BoardBits> Generator<'a, W, B> {
     fn new(pos: &Setup, out: &'a mut Vec<Move>) -> Self {
         let rules = pos.variant.rules();
         let geometry = rules.geometry;
         let turn = pos.turn;
-        let own = pos.pieces(turn).0;
-        let opp = pos.pieces(!turn).0;
-        let kings = pos.kings.0;
+        let own = B::narrow(pos.pieces(turn).0);
+        let opp = B::narrow(pos.pieces(!turn).0);
+        let kings = B::narrow(pos.kings.0);
+        let all = B::narrow(geometry.all().0);
         let man_forward = Direction::forward(turn);
         Generator {
             rules,
-            all: geometry.all().0,
-            empty: geometry.all().0 & !(own | opp),
+            all,
+            empty: all & !(own | opp),
             own_men: own & !kings,
             own_kings: own & kings,
             opp,
@@ -168,7 +171,7 @@ impl<'a, const W: u32> Generator<'a, W> {
             } else {
                 opp & !kings
             },
-            promotion_row: geometry.promotion_row(turn).0,
+            promotion_row: B::narrow(geometry.promotion_row(turn).0),
             man_forward,
             man_capture_up: rules.men_capture_backward || turn == Color::White,
             man_capture_down: rules.men_capture_backward || turn == Color::Black,
@@ -180,13 +183,13 @@ impl<'a, const W: u32> Generator<'a, W> {
     }
 
     #[inline]
-    fn step(&self, b: u128, dir: Direction) -> u128 {
-        shift::<W>(b, dir) & self.all
+    fn step(&self, b: B, dir: Direction) -> B {
+        shift::<W, B>(b, dir) & self.all
     }
 
     /// Men with an immediate jump available, computed for all men at once.
-    fn men_that_can_jump(&self) -> u128 {
-        let mut movers = 0;
+    fn men_that_can_jump(&self) -> B {
+        let mut movers = B::ZERO;
         for dir in Direction::ALL {
             let allowed = match dir {
                 Direction::UpLeft | Direction::UpRight => self.man_capture_up,
@@ -202,19 +205,19 @@ impl<'a, const W: u32> Generator<'a, W> {
     }
 
     fn any_capture(&self) -> bool {
-        if self.men_that_can_jump() != 0 {
+        if self.men_that_can_jump() != B::ZERO {
             return true;
         }
         let mut kings = self.own_kings;
-        while kings != 0 {
-            let king = kings & kings.wrapping_neg();
+        while kings != B::ZERO {
+            let king = kings.lowest();
             kings ^= king;
             let found = if self.rules.flying_kings {
-                self.flying_king_can_jump(king, 0)
+                self.flying_king_can_jump(king, B::ZERO)
             } else {
                 Direction::ALL.into_iter().any(|dir| {
                     let victim = self.step(king, dir) & self.opp;
-                    victim != 0 && self.step(victim, dir) & self.empty != 0
+                    victim != B::ZERO && self.step(victim, dir) & self.empty != B::ZERO
                 })
             };
             if found {
@@ -227,28 +230,28 @@ impl<'a, const W: u32> Generator<'a, W> {
     fn captures(&mut self) {
         let empty = self.empty;
         let mut men = self.men_that_can_jump();
-        while men != 0 {
-            let man = men & men.wrapping_neg();
+        while men != B::ZERO {
+            let man = men.lowest();
             men ^= man;
             self.from = square_of(man);
             self.start_is_man = true;
             self.empty = empty | man;
-            self.man_jumps(man, 0, 0);
+            self.man_jumps(man, B::ZERO, 0);
         }
         let mut kings = self.own_kings;
-        while kings != 0 {
-            let king = kings & kings.wrapping_neg();
+        while kings != B::ZERO {
+            let king = kings.lowest();
             kings ^= king;
             self.from = square_of(king);
             self.start_is_man = false;
             self.empty = empty | king;
-            self.king_jumps(king, 0, 0);
+            self.king_jumps(king, B::ZERO, 0);
         }
         self.empty = empty;
     }
 
     /// Continues a capture by a man standing on `at`; returns whether it could jump at all.
-    fn man_jumps(&mut self, at: u128, captured: u128, depth: usize) -> bool {
+    fn man_jumps(&mut self, at: B, captured: B, depth: usize) -> bool {
         // Directions are spelled out so that each call gets constant shifts.
         let mut found = false;
         if self.man_capture_up {
@@ -263,19 +266,19 @@ impl<'a, const W: u32> Generator<'a, W> {
     }
 
     #[inline]
-    fn man_jump(&mut self, at: u128, captured: u128, depth: usize, dir: Direction) -> bool {
+    fn man_jump(&mut self, at: B, captured: B, depth: usize, dir: Direction) -> bool {
         let victim = self.step(at, dir) & self.opp_for_men & !captured;
-        if victim == 0 {
+        if victim == B::ZERO {
             return false;
         }
         let landing = self.step(victim, dir) & self.empty;
-        if landing == 0 {
+        if landing == B::ZERO {
             return false;
         }
         let captured = captured | victim;
         self.landings[depth] = square_of(landing);
         let depth = depth + 1;
-        if landing & self.promotion_row != 0 {
+        if landing & self.promotion_row != B::ZERO {
             match self.rules.capture_promotion {
                 CapturePromotion::ContinueAsKing => {
                     if !self.king_jumps(landing, captured, depth) {
@@ -295,7 +298,7 @@ impl<'a, const W: u32> Generator<'a, W> {
         true
     }
 
-    fn king_jumps(&mut self, at: u128, captured: u128, depth: usize) -> bool {
+    fn king_jumps(&mut self, at: B, captured: B, depth: usize) -> bool {
         if self.rules.flying_kings {
             self.flying_king_jumps(at, captured, depth)
         } else {
@@ -303,15 +306,15 @@ impl<'a, const W: u32> Generator<'a, W> {
         }
     }
 
-    fn short_king_jumps(&mut self, at: u128, captured: u128, depth: usize) -> bool {
+    fn short_king_jumps(&mut self, at: B, captured: B, depth: usize) -> bool {
         let mut found = false;
         for dir in Direction::ALL {
             let victim = self.step(at, dir) & self.opp & !captured;
-            if victim == 0 {
+            if victim == B::ZERO {
                 continue;
             }
             let landing = self.step(victim, dir) & self.empty;
-            if landing == 0 {
+            if landing == B::ZERO {
                 continue;
             }
             found = true;
@@ -326,38 +329,38 @@ impl<'a, const W: u32> Generator<'a, W> {
 
     /// The first enemy piece a flying king on `at` meets in `dir`, if it can be jumped.
     #[inline]
-    fn flying_victim(&self, at: u128, dir: Direction, captured: u128) -> u128 {
+    fn flying_victim(&self, at: B, dir: Direction, captured: B) -> B {
         let mut sq = self.step(at, dir);
-        while sq & self.empty != 0 {
+        while sq & self.empty != B::ZERO {
             sq = self.step(sq, dir);
         }
         let victim = sq & self.opp & !captured;
-        if victim != 0 && self.step(victim, dir) & self.empty != 0 {
+        if victim != B::ZERO && self.step(victim, dir) & self.empty != B::ZERO {
             victim
         } else {
-            0
+            B::ZERO
         }
     }
 
-    fn flying_king_can_jump(&self, at: u128, captured: u128) -> bool {
+    fn flying_king_can_jump(&self, at: B, captured: B) -> bool {
         Direction::ALL
             .into_iter()
-            .any(|dir| self.flying_victim(at, dir, captured) != 0)
+            .any(|dir| self.flying_victim(at, dir, captured) != B::ZERO)
     }
 
-    fn flying_king_jumps(&mut self, at: u128, captured: u128, depth: usize) -> bool {
+    fn flying_king_jumps(&mut self, at: B, captured: B, depth: usize) -> bool {
         let mut found = false;
         for dir in Direction::ALL {
             let victim = self.flying_victim(at, dir, captured);
-            if victim == 0 {
+            if victim == B::ZERO {
                 continue;
             }
             found = true;
             let captured = captured | victim;
-            let mut landings = [0u128; MAX_SIDE];
+            let mut landings = [B::ZERO; MAX_SIDE];
             let mut count = 0;
             let mut landing = self.step(victim, dir) & self.empty;
-            while landing != 0 {
+            while landing != B::ZERO {
                 landings[count] = landing;
                 count += 1;
                 landing = self.step(landing, dir) & self.empty;
@@ -381,10 +384,16 @@ impl<'a, const W: u32> Generator<'a, W> {
         found
     }
 
-    fn emit(&mut self, len: usize, captured: u128, promotes: bool) {
-        let mv = Move::capture(self.from, &self.landings, len, Bitboard(captured), promotes);
+    fn emit(&mut self, len: usize, captured: B, promotes: bool) {
+        let mv = Move::capture(
+            self.from,
+            &self.landings,
+            len,
+            Bitboard(captured.widen()),
+            promotes,
+        );
         // Different paths taking the same pieces are one move; a single capture has one path.
-        if captured.count_ones() >= 2 && self.out.contains(&mv) {
+        if captured.count() >= 2 && self.out.contains(&mv) {
             return;
         }
         self.out.push(mv);
@@ -394,20 +403,20 @@ impl<'a, const W: u32> Generator<'a, W> {
     fn count_quiet_moves(&self) -> usize {
         let mut count = 0;
         for dir in self.man_forward {
-            count += (self.step(self.own_men, dir) & self.empty).count_ones();
+            count += (self.step(self.own_men, dir) & self.empty).count();
         }
         if self.rules.flying_kings {
             for dir in Direction::ALL {
                 // Slide every king at once, one step per round, until all rays are blocked.
                 let mut front = self.step(self.own_kings, dir) & self.empty;
-                while front != 0 {
-                    count += front.count_ones();
+                while front != B::ZERO {
+                    count += front.count();
                     front = self.step(front, dir) & self.empty;
                 }
             }
         } else {
             for dir in Direction::ALL {
-                count += (self.step(self.own_kings, dir) & self.empty).count_ones();
+                count += (self.step(self.own_kings, dir) & self.empty).count();
             }
         }
         count as usize
@@ -418,34 +427,34 @@ impl<'a, const W: u32> Generator<'a, W> {
     fn any_quiet_move(&self) -> bool {
         self.man_forward
             .into_iter()
-            .any(|dir| self.step(self.own_men, dir) & self.empty != 0)
+            .any(|dir| self.step(self.own_men, dir) & self.empty != B::ZERO)
             || Direction::ALL
                 .into_iter()
-                .any(|dir| self.step(self.own_kings, dir) & self.empty != 0)
+                .any(|dir| self.step(self.own_kings, dir) & self.empty != B::ZERO)
     }
 
     fn quiet_moves(&mut self) {
         for dir in self.man_forward {
             let mut targets = self.step(self.own_men, dir) & self.empty;
-            while targets != 0 {
-                let to = targets & targets.wrapping_neg();
+            while targets != B::ZERO {
+                let to = targets.lowest();
                 targets ^= to;
-                let from = shift::<W>(to, opposite(dir));
+                let from = shift::<W, B>(to, opposite(dir));
                 self.out.push(Move::quiet(
                     square_of(from),
                     square_of(to),
-                    to & self.promotion_row != 0,
+                    to & self.promotion_row != B::ZERO,
                 ));
             }
         }
         if self.rules.flying_kings {
             let mut kings = self.own_kings;
-            while kings != 0 {
-                let king = kings & kings.wrapping_neg();
+            while kings != B::ZERO {
+                let king = kings.lowest();
                 kings ^= king;
                 for dir in Direction::ALL {
                     let mut to = self.step(king, dir) & self.empty;
-                    while to != 0 {
+                    while to != B::ZERO {
                         self.out
                             .push(Move::quiet(square_of(king), square_of(to), false));
                         to = self.step(to, dir) & self.empty;
@@ -455,10 +464,10 @@ impl<'a, const W: u32> Generator<'a, W> {
         } else {
             for dir in Direction::ALL {
                 let mut targets = self.step(self.own_kings, dir) & self.empty;
-                while targets != 0 {
-                    let to = targets & targets.wrapping_neg();
+                while targets != B::ZERO {
+                    let to = targets.lowest();
                     targets ^= to;
-                    let from = shift::<W>(to, opposite(dir));
+                    let from = shift::<W, B>(to, opposite(dir));
                     self.out
                         .push(Move::quiet(square_of(from), square_of(to), false));
                 }
