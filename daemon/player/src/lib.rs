@@ -22,7 +22,9 @@ mod evaluation;
 pub mod external;
 pub mod levels;
 pub mod rng;
+mod strongest;
 mod tables;
 
 pub use brain::{Brain, Pondering, Thought, dylib, model_name};
 pub use external::{EngineFault, ExternalEngine, FaultKind};
+pub use strongest::level_5_searcher;

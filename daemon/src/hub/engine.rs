@@ -287,17 +287,20 @@ impl Engine {
     }
 }
 
-/// The player of `variant` at `strength` (1 to 5): level 5's alpha-beta searcher, or the
-/// robot's `Brain` at a weaker level (which reads the settings for where its network is).
+/// The player of `variant` at `strength` (1 to 5): level 5's alpha-beta searcher (with the
+/// learned evaluation and endgame tables level 5 reads), or the robot's `Brain` at a weaker
+/// level. Either reads the settings for where its files are.
 pub fn new_player(variant: Variant, strength: u8) -> Result<Player, EngineError> {
-    if strength == STRONGEST {
-        return Ok(Player::AlphaBeta(Box::new(Searcher::new(TABLE_MEGABYTES))));
-    }
     let mut settings = checkerbot_config::load(None).map_err(|error| EngineError::Settings {
         strength,
         reason: error.to_string(),
     })?;
     settings.game.variant = variant;
+    if strength == STRONGEST {
+        let (searcher, description) = player::level_5_searcher(&settings, TABLE_MEGABYTES);
+        tracing::info!("strength {strength}: alpha-beta; {description}");
+        return Ok(Player::AlphaBeta(Box::new(searcher)));
+    }
     settings.play.level = PlayLevel::Fixed(strength);
     let brain = Brain::new(&settings, BRAIN_SEED);
     tracing::info!("strength {strength}: {}", brain.describe());

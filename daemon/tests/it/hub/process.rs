@@ -59,3 +59,40 @@ fn quit_ends_a_searching_engine() {
     engine.stdin.as_mut().unwrap().write_all(b"quit\n").unwrap();
     assert!(exits_successfully(&mut engine));
 }
+
+/// Strength 5 is the robot's level 5 as a visitor meets it: its search scores the leaves with
+/// the variant's learned evaluation from the models folder, and the log says so.
+#[test]
+fn strength_5_searches_with_the_learned_evaluation() {
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_checkerbot"))
+        .arg("hub")
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = engine.stdin.take().unwrap();
+    stdin
+        .write_all(
+            b"hub\nset-param name=variant value=russian\ninit\npos\nlevel move-time=0.05\n\
+              go think\n",
+        )
+        .unwrap();
+    stdin.flush().unwrap();
+    let mut stdout = BufReader::new(engine.stdout.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("done") {
+        line.clear();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "the engine moves");
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    let output = engine.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        log.contains("strength 5: alpha-beta; learned evaluation russian-eval.onnx"),
+        "{log}"
+    );
+}
