@@ -14,10 +14,12 @@
 
 use std::collections::HashSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use anyhow::Context as _;
+use evalnet::EvalNet;
 use player::book::{BookMove, OpeningBook};
 use rules::{Move, Position, Variant};
 use search::{Limits, Searcher};
@@ -46,6 +48,10 @@ pub struct Args {
     /// Positions searched at once (each by its own searcher); the book does not depend on it.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
     threads: u64,
+    /// A learned evaluation (`models/<variant>-eval.onnx`) to score the leaves with, as level 5
+    /// does; without it, the hand-written evaluation.
+    #[arg(long, value_name = "FILE")]
+    eval: Option<PathBuf>,
     /// The file to write (the robot reads `<models_dir>/<variant>-book.txt`).
     #[arg(long)]
     out: PathBuf,
@@ -54,13 +60,17 @@ pub struct Args {
 /// Builds the book and writes it to `--out`.
 pub fn run(args: &Args) -> anyhow::Result<()> {
     let started = Instant::now();
+    let evalnet = match &args.eval {
+        Some(path) => Some(crate::learned_eval::open(path, args.variant)?),
+        None => None,
+    };
     let mut book = OpeningBook::new(args.variant);
     let mut seen: HashSet<Position> = HashSet::new();
     let start = Position::new(args.variant);
     seen.insert(start);
     let mut frontier = vec![start];
     for ply in 0..args.plies {
-        let scored = score_all(&frontier, args);
+        let scored = score_all(&frontier, args, evalnet.as_ref());
         let mut next = Vec::new();
         for (position, moves) in frontier.iter().zip(scored) {
             let followed: Vec<Move> = match moves {
@@ -88,10 +98,19 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
         );
         frontier = next;
     }
+    let eval = match &args.eval {
+        Some(path) => format!(
+            " --eval {}",
+            path.file_name()
+                .unwrap_or(path.as_os_str())
+                .to_string_lossy()
+        ),
+        None => String::new(),
+    };
     let comments = [
         format!(
             "built by: checkerbot-lab book --variant {} --plies {} --nodes {} --margin {} \
-             --width {}",
+             --width {}{eval}",
             args.variant.name(),
             args.plies,
             args.nodes,
@@ -124,7 +143,7 @@ enum Scored {
 }
 
 /// Every position of `frontier` scored, in its order, by `args.threads` workers.
-fn score_all(frontier: &[Position], args: &Args) -> Vec<Scored> {
+fn score_all(frontier: &[Position], args: &Args, evalnet: Option<&Arc<EvalNet>>) -> Vec<Scored> {
     let threads = (args.threads as usize).min(frontier.len()).max(1);
     let mut results: Vec<Option<Scored>> = (0..frontier.len()).map(|_| None).collect();
     std::thread::scope(|scope| {
@@ -136,7 +155,7 @@ fn score_all(frontier: &[Position], args: &Args) -> Vec<Scored> {
                         .enumerate()
                         .skip(worker)
                         .step_by(threads)
-                        .map(|(index, position)| (index, score(position, args)))
+                        .map(|(index, position)| (index, score(position, args, evalnet)))
                         .collect::<Vec<_>>()
                 })
             })
@@ -155,7 +174,7 @@ fn score_all(frontier: &[Position], args: &Args) -> Vec<Scored> {
 
 /// `position`'s legal moves, each searched to `args.nodes` by one fresh searcher; the best
 /// `args.width` within `args.margin` of the best.
-fn score(position: &Position, args: &Args) -> Scored {
+fn score(position: &Position, args: &Args, evalnet: Option<&Arc<EvalNet>>) -> Scored {
     let moves = position.legal_moves();
     match moves.as_slice() {
         [] => return Scored::Over,
@@ -163,6 +182,7 @@ fn score(position: &Position, args: &Args) -> Scored {
         _ => {}
     }
     let mut searcher = Searcher::new(TABLE_MB);
+    searcher.set_evalnet(evalnet.cloned());
     let never = AtomicBool::new(false);
     let limits = Limits {
         depth: 64,

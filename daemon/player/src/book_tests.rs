@@ -107,3 +107,31 @@ fn a_damaged_book_is_refused_with_its_line_and_reason() {
         assert!(err.to_string().starts_with(&format!("line {line}: ")));
     }
 }
+
+/// The books in `models/`, as the package installs them: each reads for the variant its name
+/// gives (every move legal in its position) and answers the variant's first move.
+#[test]
+fn every_shipped_book_reads_for_the_variant_its_name_gives() {
+    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
+    let mut read = Vec::new();
+    for entry in std::fs::read_dir(&models).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(variant) = name.strip_suffix("-book.txt") else {
+            continue;
+        };
+        let variant: Variant = variant
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}: no variant"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let book = OpeningBook::parse(&text, variant).unwrap_or_else(|err| panic!("{name}: {err}"));
+        let first = book.moves(&Position::new(variant));
+        assert!(
+            first.is_some_and(|moves| !moves.is_empty()),
+            "{name}: no first move"
+        );
+        read.push(variant.name());
+    }
+    read.sort_unstable();
+    assert_eq!(read, ["russian"]);
+}
