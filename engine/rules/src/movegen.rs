@@ -37,60 +37,56 @@ fn square_of<B: BoardBits>(bit: B) -> Square {
     Square::from_bit(bit.lowest_index())
 }
 
+/// Calls the generic function `f` specialised for `pos`'s board: its width `W` (dark squares
+/// a row) and the narrowest integer its padded layout fits (see `board_bits`).
+macro_rules! on_board {
+    ($pos:expr, $f:ident($($arg:expr),*)) => {
+        match $pos.variant.geometry().width() {
+            4 => $f::<4, u64>($($arg),*),
+            5 => $f::<5, u64>($($arg),*),
+            6 => $f::<6, u128>($($arg),*),
+            w => unreachable!("no board has {w} dark squares a row"),
+        }
+    };
+}
+
 /// Appends every legal move of `pos` to `out` (which is cleared first).
 pub(crate) fn legal_moves(pos: &Setup, out: &mut Vec<Move>) {
     out.clear();
-    match pos.variant.geometry().width() {
-        4 => generate::<4, u64>(pos, out),
-        5 => generate::<5, u64>(pos, out),
-        6 => generate::<6, u128>(pos, out),
-        w => unreachable!("no board has {w} dark squares a row"),
-    }
+    on_board!(pos, generate(pos, out));
 }
 
 /// Every capture sequence the pieces can make, before the variant's capture-choice rule
 /// (majority, Italian priorities) is applied: what a player might try.
 pub(crate) fn captures_before_choice(pos: &Setup) -> Vec<Move> {
     let mut moves = Vec::new();
-    match pos.variant.geometry().width() {
-        4 => Generator::<4, u64>::new(pos, &mut moves).captures(),
-        5 => Generator::<5, u64>::new(pos, &mut moves).captures(),
-        6 => Generator::<6, u128>::new(pos, &mut moves).captures(),
-        w => unreachable!("no board has {w} dark squares a row"),
-    }
+    on_board!(pos, all_captures(pos, &mut moves));
     moves
 }
 
 /// Whether the side to move has a capture (cheaper than generating moves).
 pub(crate) fn has_capture(pos: &Setup) -> bool {
-    match pos.variant.geometry().width() {
-        4 => Generator::<4, u64>::new(pos, &mut Vec::new()).any_capture(),
-        5 => Generator::<5, u64>::new(pos, &mut Vec::new()).any_capture(),
-        6 => Generator::<6, u128>::new(pos, &mut Vec::new()).any_capture(),
-        w => unreachable!("no board has {w} dark squares a row"),
-    }
+    on_board!(pos, any_capture(pos))
 }
 
 /// Number of legal moves, without building them when there is no capture; `scratch` holds
 /// the captures when there are some.
 pub(crate) fn count_legal_moves(pos: &Setup, scratch: &mut Vec<Move>) -> usize {
-    match pos.variant.geometry().width() {
-        4 => count::<4, u64>(pos, scratch),
-        5 => count::<5, u64>(pos, scratch),
-        6 => count::<6, u128>(pos, scratch),
-        w => unreachable!("no board has {w} dark squares a row"),
-    }
+    on_board!(pos, count(pos, scratch))
 }
 
 /// The captures of `pos` into `out` when it must capture (`out` is left empty otherwise);
 /// whether the side to move has a legal move at all.
 pub(crate) fn forced_captures(pos: &Setup, out: &mut Vec<Move>) -> bool {
-    match pos.variant.geometry().width() {
-        4 => forced::<4, u64>(pos, out),
-        5 => forced::<5, u64>(pos, out),
-        6 => forced::<6, u128>(pos, out),
-        w => unreachable!("no board has {w} dark squares a row"),
-    }
+    on_board!(pos, forced(pos, out))
+}
+
+fn all_captures<const W: u32, B: BoardBits>(pos: &Setup, out: &mut Vec<Move>) {
+    Generator::<W, B>::new(pos, out).captures();
+}
+
+fn any_capture<const W: u32, B: BoardBits>(pos: &Setup) -> bool {
+    Generator::<W, B>::new(pos, &mut Vec::new()).any_capture()
 }
 
 fn forced<const W: u32, B: BoardBits>(pos: &Setup, out: &mut Vec<Move>) -> bool {
