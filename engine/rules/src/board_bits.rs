@@ -34,51 +34,39 @@ pub(crate) trait BoardBits:
     fn count(self) -> u32;
 }
 
-impl BoardBits for u64 {
-    const ZERO: Self = 0;
-    #[inline]
-    fn narrow(bits: u128) -> Self {
-        debug_assert!(bits >> 64 == 0, "a board wider than 64 bits");
-        bits as u64
-    }
-    #[inline]
-    fn widen(self) -> u128 {
-        u128::from(self)
-    }
-    #[inline]
-    fn lowest_index(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline]
-    fn lowest(self) -> Self {
-        self & self.wrapping_neg()
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
+/// The same implementation for each integer: the standard library's operations under the
+/// trait's names.
+macro_rules! board_bits {
+    ($($int:ty),*) => {$(
+        impl BoardBits for $int {
+            const ZERO: Self = 0;
+            #[inline]
+            fn narrow(bits: u128) -> Self {
+                debug_assert!(
+                    u128::from(<$int>::MAX) >= bits,
+                    "a board wider than {}",
+                    stringify!($int)
+                );
+                bits as $int
+            }
+            #[inline]
+            fn widen(self) -> u128 {
+                u128::from(self)
+            }
+            #[inline]
+            fn lowest_index(self) -> u32 {
+                self.trailing_zeros()
+            }
+            #[inline]
+            fn lowest(self) -> Self {
+                self & self.wrapping_neg()
+            }
+            #[inline]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+        }
+    )*};
 }
 
-impl BoardBits for u128 {
-    const ZERO: Self = 0;
-    #[inline]
-    fn narrow(bits: u128) -> Self {
-        bits
-    }
-    #[inline]
-    fn widen(self) -> u128 {
-        self
-    }
-    #[inline]
-    fn lowest_index(self) -> u32 {
-        self.trailing_zeros()
-    }
-    #[inline]
-    fn lowest(self) -> Self {
-        self & self.wrapping_neg()
-    }
-    #[inline]
-    fn count(self) -> u32 {
-        self.count_ones()
-    }
-}
+board_bits!(u64, u128);
