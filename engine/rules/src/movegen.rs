@@ -92,22 +92,14 @@ fn any_capture<const W: u32, B: BoardBits>(pos: &Setup) -> bool {
 fn forced<const W: u32, B: BoardBits>(pos: &Setup, out: &mut Vec<Move>) -> bool {
     out.clear();
     let mut generator = Generator::<W, B>::new(pos, out);
-    if generator.any_capture() {
-        generator.captures();
-        apply_capture_choice(pos, out);
-        true
-    } else {
-        generator.any_quiet_move()
-    }
+    generator.forced_captures(pos) || generator.any_quiet_move()
 }
 
 fn count<const W: u32, B: BoardBits>(pos: &Setup, scratch: &mut Vec<Move>) -> usize {
     scratch.clear();
     let mut generator = Generator::<W, B>::new(pos, scratch);
-    if generator.any_capture() {
-        generator.captures();
-        apply_capture_choice(pos, scratch);
-        scratch.len()
+    if generator.forced_captures(pos) {
+        generator.out.len()
     } else {
         generator.count_quiet_moves()
     }
@@ -221,6 +213,17 @@ impl<'a, const W: u32, B: BoardBits> Generator<'a, W, B> {
             }
         }
         false
+    }
+
+    /// Generates the captures of `pos` (this generator's position) with the variant's capture
+    /// rule applied, when one is forced; whether one is.
+    fn forced_captures(&mut self, pos: &Setup) -> bool {
+        if !self.any_capture() {
+            return false;
+        }
+        self.captures();
+        apply_capture_choice(pos, self.out);
+        true
     }
 
     fn captures(&mut self) {

@@ -22,15 +22,20 @@ fn searching_engine() -> (Child, BufReader<ChildStdout>) {
         .unwrap();
     stdin.flush().unwrap();
     let mut stdout = BufReader::new(engine.stdout.take().unwrap());
+    read_until(&mut stdout, "info");
+    (engine, stdout)
+}
+
+/// Reads the engine's lines up to the first that starts with `start`.
+fn read_until(stdout: &mut BufReader<ChildStdout>, start: &str) {
     let mut line = String::new();
-    while !line.starts_with("info") {
+    while !line.starts_with(start) {
         line.clear();
         assert!(
             stdout.read_line(&mut line).unwrap() > 0,
-            "the engine searches"
+            "the engine ended before a line starting with {start}"
         );
     }
-    (engine, stdout)
 }
 
 /// Waits for the engine to exit and returns whether it exited with success.
@@ -80,12 +85,7 @@ fn strength_5_searches_with_the_learned_evaluation() {
         )
         .unwrap();
     stdin.flush().unwrap();
-    let mut stdout = BufReader::new(engine.stdout.take().unwrap());
-    let mut line = String::new();
-    while !line.starts_with("done") {
-        line.clear();
-        assert!(stdout.read_line(&mut line).unwrap() > 0, "the engine moves");
-    }
+    read_until(&mut BufReader::new(engine.stdout.take().unwrap()), "done");
     stdin.write_all(b"quit\n").unwrap();
     drop(stdin);
     let output = engine.wait_with_output().unwrap();
