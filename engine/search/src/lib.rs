@@ -537,7 +537,8 @@ impl Searcher {
         // A quiet leaf is evaluated without building its moves (most nodes are leaves): the
         // rules only count them, and build them only when one must capture.
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        if depth <= 0 || ply >= MAX_PLY {
+        let leaf = depth <= 0 || ply >= MAX_PLY;
+        if leaf {
             let can_move = position.forced_captures_into(&mut moves);
             if moves.is_empty() && can_move {
                 // A leaf where the opponent threatens a capture is looked at one ply further
@@ -554,19 +555,32 @@ impl Searcher {
                     return self.evaluate(position, ply);
                 }
             }
-        } else {
+            if moves.is_empty() {
+                self.buffers[ply] = moves;
+                return without_moves(position, ply);
+            }
+            if ply >= MAX_PLY {
+                self.buffers[ply] = moves;
+                return self.evaluate(position, ply);
+            }
+        }
+        let key = key(position);
+        // The table is asked before an inner node's moves are built: when it settles the
+        // score they are never needed.
+        let entry = self.table.probe(key);
+        if let Some(score) = entry.and_then(|e| table_cutoff(&e, depth, ply, alpha, beta)) {
+            self.buffers[ply] = moves;
+            return score;
+        }
+        if !leaf {
             position.legal_moves_into(&mut moves);
+            if moves.is_empty() {
+                self.buffers[ply] = moves;
+                return without_moves(position, ply);
+            }
         }
         let score = self.node(
-            position,
-            &mut moves,
-            key(position),
-            depth,
-            ply,
-            &mut alpha,
-            beta,
-            reversible,
-            stop,
+            position, &mut moves, key, entry, depth, ply, &mut alpha, beta, reversible, stop,
         );
         self.buffers[ply] = moves;
         score
@@ -602,12 +616,15 @@ impl Searcher {
         Some(score)
     }
 
+    /// Searches a node that has `moves` (at least one) and is not settled by the table's
+    /// `entry` for it: each move in turn, best-ranked first, until one cuts off.
     #[allow(clippy::too_many_arguments, reason = "the search state of one node")]
     fn node(
         &mut self,
         position: &Position,
         moves: &mut [Move],
         key: u64,
+        entry: Option<Entry>,
         depth: i32,
         ply: usize,
         alpha: &mut i32,
@@ -615,30 +632,7 @@ impl Searcher {
         reversible: usize,
         stop: &AtomicBool,
     ) -> i32 {
-        if moves.is_empty() {
-            return match position.variant().rules().goal {
-                Goal::Win => -WIN + ply as i32,
-                Goal::Lose => WIN - ply as i32,
-            };
-        }
-        // A quiet leaf returned in `negamax` unless a threat extends it.
-        if ply >= MAX_PLY {
-            return self.evaluate(position, ply);
-        }
         let original_alpha = *alpha;
-        let entry = self.table.probe(key);
-        if let Some(e) = entry
-            && e.depth >= depth
-            && ply > 0
-        {
-            let score = from_table(e.score, ply);
-            match e.bound {
-                Bound::Exact => return score,
-                Bound::Lower if score >= beta => return score,
-                Bound::Upper if score <= *alpha => return score,
-                _ => {}
-            }
-        }
         let mut ranks = std::mem::take(&mut self.ranks[ply]);
         self.rank(moves, &mut ranks, entry.and_then(|e| e.best), ply);
         // A forced reply costs no depth: only one move, or a capture sequence under way.
@@ -847,6 +841,31 @@ impl Searcher {
             current.play_unchecked(&mv);
         }
         pv
+    }
+}
+
+/// The score of a position whose side to move has no move, at `ply`: lost, or won where the
+/// goal is to lose every piece.
+fn without_moves(position: &Position, ply: usize) -> i32 {
+    match position.variant().rules().goal {
+        Goal::Win => -WIN + ply as i32,
+        Goal::Lose => WIN - ply as i32,
+    }
+}
+
+/// The score the table's `entry` settles for a node searched to `depth` at `ply` in the window
+/// `alpha..beta`, if it does: deep enough, and exact or a bound outside the window. Never at
+/// the root, whose move the search must choose itself.
+fn table_cutoff(entry: &Entry, depth: i32, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    if entry.depth < depth || ply == 0 {
+        return None;
+    }
+    let score = from_table(entry.score, ply);
+    match entry.bound {
+        Bound::Exact => Some(score),
+        Bound::Lower if score >= beta => Some(score),
+        Bound::Upper if score <= alpha => Some(score),
+        _ => None,
     }
 }
 
