@@ -43,6 +43,7 @@
 
 mod error;
 mod onnx;
+mod piece_bits;
 mod proto;
 
 use std::fmt;
@@ -50,6 +51,8 @@ use std::path::Path;
 
 use rules::{Color, Geometry, Position, Square, Variant};
 use wide::{f32x4, i16x8, i32x4};
+
+use piece_bits::{KINDS, PieceBits, bits, piece_bits};
 
 pub use error::EvalNetError;
 
@@ -68,8 +71,6 @@ const VARIANT_KEY: &str = "checkerbot.variant";
 
 /// Bits of the padded square layout (`rules::Bitboard` is a `u128`).
 const BITS: usize = 128;
-/// The kinds of piece, in the order of [`piece_boards`].
-const KINDS: usize = 4;
 /// Room for every `Variant as usize`.
 const VARIANTS: usize = 16;
 /// The `i16` lanes of one vector: each view's sums, and each row of weights, are padded with
@@ -125,6 +126,9 @@ pub struct EvalNet {
     /// For view `v` (0 White's, 1 Black's) and piece kind `k`, entry `(v * KINDS + k)[bit]` is
     /// the offset in `ft_weight` of the row of the feature of such a piece on square `bit`.
     rows: Box<[[u32; BITS]; 2 * KINDS]>,
+    /// Every square's bit lies below 64 (8x8 and 10x10 boards): [`EvalNet::update`] compares
+    /// positions in `u64`.
+    narrow: bool,
     /// The model's metadata (`metadata_props`) in file order, for what the caller reads of it
     /// (the v maps of `checkerbot.calibration`).
     metadata: Vec<(String, String)>,
@@ -163,28 +167,6 @@ impl Accumulator {
         values.truncate(self.hidden);
         values
     }
-}
-
-/// The pieces of a position by kind as raw bits: White's men, White's kings, Black's men,
-/// Black's kings.
-#[inline]
-fn piece_boards(position: &Position) -> [u128; KINDS] {
-    let white = position.pieces(Color::White).0;
-    let black = position.pieces(Color::Black).0;
-    let kings = position.kings().0;
-    [white & !kings, white & kings, black & !kings, black & kings]
-}
-
-/// The bit positions of `bits`, lowest first (a `Bitboard`'s squares, on the raw bits).
-#[inline]
-fn bits(mut bits: u128) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        (bits != 0).then(|| {
-            let bit = bits.trailing_zeros();
-            bits &= bits - 1;
-            bit
-        })
-    })
 }
 
 /// Row and column of `sq` as `view` sees the board (row 0 nearest to it): turned by 180
@@ -307,6 +289,7 @@ impl EvalNet {
             out_weight: quads(&out_weight),
             out_bias: out_bias[0],
             rows: row_table(geometry, width),
+            narrow: geometry.squares().all(|sq| sq.bit() < 64),
             metadata: model
                 .metadata
                 .iter()
@@ -411,7 +394,7 @@ impl EvalNet {
         let (white, black) = acc.sums.split_at_mut(self.width);
         white.copy_from_slice(&self.ft_bias);
         black.copy_from_slice(&self.ft_bias);
-        for (kind, board) in piece_boards(position).into_iter().enumerate() {
+        for (kind, board) in piece_bits::<u128>(position).into_iter().enumerate() {
             for bit in bits(board) {
                 let (w, b) = self.feature_rows(kind, bit);
                 add(white, w);
@@ -436,12 +419,30 @@ impl EvalNet {
     ) {
         self.check(before, from);
         self.check(after, to);
-        let old = piece_boards(before);
-        let new = piece_boards(after);
-        let removed: [u128; KINDS] = std::array::from_fn(|k| old[k] & !new[k]);
-        let added: [u128; KINDS] = std::array::from_fn(|k| new[k] & !old[k]);
+        if self.narrow {
+            self.apply_changes::<u64>(before, after, from, to);
+        } else {
+            self.apply_changes::<u128>(before, after, from, to);
+        }
+    }
+
+    /// [`EvalNet::update`] with the boards' bits in `B`.
+    #[inline]
+    fn apply_changes<B: PieceBits>(
+        &self,
+        before: &Position,
+        after: &Position,
+        from: &Accumulator,
+        to: &mut Accumulator,
+    ) {
+        let old = piece_bits::<B>(before);
+        let new = piece_bits::<B>(after);
+        let removed: [B; KINDS] = std::array::from_fn(|k| old[k] & !new[k]);
+        let added: [B; KINDS] = std::array::from_fn(|k| new[k] & !old[k]);
         match self.width {
-            SHIPPED_WIDTH => self.apply_in_registers::<SHIPPED_WIDTH>(&removed, &added, from, to),
+            SHIPPED_WIDTH => {
+                self.apply_in_registers::<SHIPPED_WIDTH, B>(&removed, &added, from, to);
+            }
             _ => self.apply(&removed, &added, from, to),
         }
     }
@@ -450,10 +451,10 @@ impl EvalNet {
     /// stay in registers while the rows go by, and every loop has a known length (no bounds
     /// checks, unrolled). The search's hot path with the shipped networks.
     #[inline]
-    fn apply_in_registers<const W: usize>(
+    fn apply_in_registers<const W: usize, B: PieceBits>(
         &self,
-        removed: &[u128; KINDS],
-        added: &[u128; KINDS],
+        removed: &[B; KINDS],
+        added: &[B; KINDS],
         from: &Accumulator,
         to: &mut Accumulator,
     ) {
@@ -482,10 +483,10 @@ impl EvalNet {
     }
 
     /// `to = from - removed + added`, for a network of any width.
-    fn apply(
+    fn apply<B: PieceBits>(
         &self,
-        removed: &[u128; KINDS],
-        added: &[u128; KINDS],
+        removed: &[B; KINDS],
+        added: &[B; KINDS],
         from: &Accumulator,
         to: &mut Accumulator,
     ) {
