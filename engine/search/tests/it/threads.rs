@@ -36,14 +36,15 @@ fn two_threads_find_a_forced_win() {
 fn two_threads_solve_the_tactics_suite_as_well_as_one() {
     // The one-thread suite's budget and floor: the main thread alone searches as many nodes
     // as one thread does there, the helper's table entries on top.
-    let (total, missed) = tactics::run_suite(|| Searcher::new(16).with_threads(2));
+    let suite = &tactics::SUITE;
+    let (total, missed) = tactics::run_suite(suite, || Searcher::new(16).with_threads(2));
     let solved = total - missed.len();
     eprintln!(
         "two threads solved {solved}/{total} at {} nodes a thread",
-        tactics::NODES
+        suite.nodes
     );
     assert!(
-        solved >= tactics::FLOOR,
+        solved >= suite.floor,
         "two threads solved {solved}/{total}; missed {missed:?}"
     );
 }
