@@ -412,11 +412,12 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
 /// The networks `models/` ships, by file stem, with the levels whose v map each carries
 /// (`models/README.md`, "Shipped networks" and "Calibration of v"): both generations the
 /// levels use for every variant that has networks, and Russian's refined one; and level 5's
-/// learned evaluation (every variant but Canadian), with its map for level 5.
-const SHIPPED_NETWORKS: [(&str, &[u8]); 20] = [
+/// learned evaluation (every variant), with its map for level 5.
+const SHIPPED_NETWORKS: [(&str, &[u8]); 21] = [
     ("brazilian-eval", &[5]),
     ("brazilian-gen1", &[1, 2]),
     ("brazilian-gen2", &[3, 4]),
+    ("canadian-eval", &[5]),
     ("english-eval", &[5]),
     ("english-gen1", &[1, 2]),
     ("english-gen2", &[3, 4]),
