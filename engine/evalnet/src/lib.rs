@@ -49,10 +49,10 @@ mod proto;
 use std::fmt;
 use std::path::Path;
 
-use rules::{Color, Geometry, Position, Square, Variant};
+use rules::{BoardBits, Color, Geometry, Position, Square, Variant};
 use wide::{f32x4, i16x8, i32x4};
 
-use piece_bits::{KINDS, PieceBits, bits, piece_bits};
+use piece_bits::{KINDS, bits, piece_bits};
 
 pub use error::EvalNetError;
 
@@ -428,7 +428,7 @@ impl EvalNet {
 
     /// [`EvalNet::update`] with the boards' bits in `B`.
     #[inline]
-    fn apply_changes<B: PieceBits>(
+    fn apply_changes<B: BoardBits>(
         &self,
         before: &Position,
         after: &Position,
@@ -451,7 +451,7 @@ impl EvalNet {
     /// stay in registers while the rows go by, and every loop has a known length (no bounds
     /// checks, unrolled). The search's hot path with the shipped networks.
     #[inline]
-    fn apply_in_registers<const W: usize, B: PieceBits>(
+    fn apply_in_registers<const W: usize, B: BoardBits>(
         &self,
         removed: &[B; KINDS],
         added: &[B; KINDS],
@@ -483,7 +483,7 @@ impl EvalNet {
     }
 
     /// `to = from - removed + added`, for a network of any width.
-    fn apply<B: PieceBits>(
+    fn apply<B: BoardBits>(
         &self,
         removed: &[B; KINDS],
         added: &[B; KINDS],

@@ -3,12 +3,13 @@
 //!
 //! A `Bitboard` holds a `u128` so that one type serves every board, but on x86-64 each `u128`
 //! shift, mask and test takes two registers and several instructions. The generator runs in
-//! the narrowest integer its board fits, and converts at its edges.
+//! the narrowest integer its board fits, and converts at its edges; the learned evaluation's
+//! incremental update (`evalnet`) compares positions in it too.
 
 use std::ops::{BitAnd, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Shl, Shr};
 
 /// An unsigned integer holding a set of squares in the padded layout (see `geometry`).
-pub(crate) trait BoardBits:
+pub trait BoardBits:
     Copy
     + Eq
     + BitAnd<Output = Self>
@@ -29,6 +30,7 @@ pub(crate) trait BoardBits:
     /// Index of the lowest square.
     fn lowest_index(self) -> u32;
     /// Just the lowest square.
+    #[must_use]
     fn lowest(self) -> Self;
     /// How many squares.
     fn count(self) -> u32;

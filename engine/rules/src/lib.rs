@@ -34,6 +34,7 @@ mod square;
 mod square_names;
 mod variant;
 
+pub use board_bits::BoardBits;
 pub use color::Color;
 pub use game::{EndReason, Game, GameResult, Outcome};
 pub use geometry::{
