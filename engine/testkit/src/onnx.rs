@@ -55,10 +55,19 @@ pub fn model(name: &str, args: &[&str]) -> PathBuf {
     let dir = crate::scratch_dir().join("network-models");
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join(format!("{name}.onnx"));
+    // Tests run in parallel and ask for the same model: each writes its own file and renames
+    // it into place, so no test ever loads a file another is half-way through writing.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let partial = dir.join(format!(
+        "{name}.{}.{write}.partial.onnx",
+        std::process::id()
+    ));
     run(
-        Command::new(&python).arg(SCRIPT).arg(&out).args(args),
+        Command::new(&python).arg(SCRIPT).arg(&partial).args(args),
         "writing a test model with training/make_test_model.py",
     );
+    std::fs::rename(&partial, &out).expect("moving the test model into place");
     out
 }
 
