@@ -51,13 +51,13 @@ pub fn current() -> PathBuf {
 
 /// Writes a test model to `target/.../network-models/<name>.onnx` with the script's `args`.
 pub fn model(name: &str, args: &[&str]) -> PathBuf {
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let python = current();
     let dir = crate::scratch_dir().join("network-models");
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join(format!("{name}.onnx"));
     // Tests run in parallel and ask for the same model: each writes its own file and renames
     // it into place, so no test ever loads a file another is half-way through writing.
-    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let partial = dir.join(format!(
         "{name}.{}.{write}.partial.onnx",
