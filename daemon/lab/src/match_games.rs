@@ -522,26 +522,47 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 /// wins, draws and losses (`tally`): the interval is the score's normal approximation
 /// (1.96 standard errors of the mean game result) carried through the logistic curve, so a
 /// ladder says how far its figure can be trusted.
+///
+/// A clean sweep has no spread for that approximation to measure, so it gets a one-sided bound
+/// instead: the lowest winning chance a game under which so many wins in a row would happen one
+/// time in twenty (`0.05^(1/games)`; a draw counted as no win, which only lowers the bound).
 fn elo_line(tally: [u32; 3]) -> String {
-    let games = f64::from(tally[0] + tally[1] + tally[2]);
+    let [wins, draws, losses] = tally;
+    let games = f64::from(wins + draws + losses);
     if games == 0.0 {
         return "no games, no Elo".to_owned();
     }
-    let score = (f64::from(tally[0]) + f64::from(tally[1]) / 2.0) / games;
-    let variance = (f64::from(tally[0]) * (1.0 - score).powi(2)
-        + f64::from(tally[1]) * (0.5 - score).powi(2)
-        + f64::from(tally[2]) * score.powi(2))
+    let score = (f64::from(wins) + f64::from(draws) / 2.0) / games;
+    let head = format!("score {:.1}% over {games} games", score * 100.0);
+    if draws == 0 && (wins == 0 || losses == 0) {
+        let bound = 0.05_f64.powf(1.0 / games);
+        let (what, bound) = if wins > 0 {
+            ("won", format!("at least {}", signed(elo(bound))))
+        } else {
+            ("lost", format!("at most {}", signed(-elo(bound))))
+        };
+        return format!(
+            "{head}: Elo difference for the first {} (95%: {bound}; every game {what})",
+            signed(elo(score))
+        );
+    }
+    let variance = (f64::from(wins) * (1.0 - score).powi(2)
+        + f64::from(draws) * (0.5 - score).powi(2)
+        + f64::from(losses) * score.powi(2))
         / games;
     let margin = 1.96 * (variance / games).sqrt();
     let (elo, low, high) = (elo(score), elo(score - margin), elo(score + margin));
+    // With few games the interval can reach a certain result, where no half-width means much.
+    let width = if low.is_finite() && high.is_finite() {
+        format!("; ±{:.0} at this score", (high - low) / 2.0)
+    } else {
+        String::new()
+    };
     format!(
-        "score {:.1}% over {games} games: Elo difference for the first {} (95%: {} to {}; \
-         ±{:.0} at this score)",
-        score * 100.0,
+        "{head}: Elo difference for the first {} (95%: {} to {}{width})",
         signed(elo),
         signed(low),
         signed(high),
-        (high - low) / 2.0
     )
 }
 
@@ -707,7 +728,20 @@ mod tests {
         assert!(line.contains("first +100 (95%: +32 to +176"), "{line}");
         let even = elo_line([25, 50, 25]);
         assert!(even.contains("first +0 (95%: -48 to +48; ±48"), "{even}");
-        assert!(elo_line([3, 0, 0]).contains("+inf"));
+        // A clean sweep: no spread to measure, so a one-sided bound (0.05^(1/50) = 94.2%).
+        let swept = elo_line([50, 0, 0]);
+        assert!(
+            swept.ends_with("first +inf (95%: at least +484; every game won)"),
+            "{swept}"
+        );
+        let lost = elo_line([0, 0, 20]);
+        assert!(
+            lost.ends_with("first -inf (95%: at most -317; every game lost)"),
+            "{lost}"
+        );
+        // An interval that reaches a certain result has no half-width worth printing.
+        let few = elo_line([1, 1, 2]);
+        assert!(few.ends_with("(95%: -inf to +221)"), "{few}");
         assert_eq!(elo_line([0, 0, 0]), "no games, no Elo");
     }
 
