@@ -46,9 +46,18 @@ def read(paths, key="v", player=None):
     for path in paths:
         with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
             for number, line in enumerate(f, 1):
-                row = json.loads(line)
+                try:
+                    row = json.loads(line)
+                except json.JSONDecodeError as err:
+                    raise SystemExit(
+                        f"{path}:{number}: not a v log record ({err.msg}; a match still writing its "
+                        "log leaves its last line unfinished)"
+                    ) from None
                 if key not in row:
                     raise SystemExit(f"{path}:{number}: no {key!r} (logs older than the raw v have only 'v')")
+                missing = [k for k in ("game", "move", "result", "player") if k not in row]
+                if missing:
+                    raise SystemExit(f"{path}:{number}: not a v log record (no {', '.join(map(repr, missing))})")
                 if player is not None and not row["player"].startswith(player):
                     continue
                 games.setdefault((path, row["game"], row["player"]), []).append(
