@@ -524,8 +524,8 @@ pub fn run(args: &Args) -> anyhow::Result<()> {
 /// ladder says how far its figure can be trusted.
 ///
 /// A clean sweep has no spread for that approximation to measure, so it gets a one-sided bound
-/// instead: the lowest winning chance a game under which so many wins in a row would happen one
-/// time in twenty (`0.05^(1/games)`; a draw counted as no win, which only lowers the bound).
+/// instead: the chance of winning a game at which a run of that many wins would happen only one
+/// time in twenty, `0.05^(1/games)` (and the same for a run of losses).
 fn elo_line(tally: [u32; 3]) -> String {
     let [wins, draws, losses] = tally;
     let games = f64::from(wins + draws + losses);
