@@ -7,7 +7,9 @@
 //! in a position where the side to move must capture (that is its quiescence search), and a
 //! leaf where the opponent threatens a capture is searched one ply further. Time is
 //! not read here: the caller sets the `stop` flag (the daemon does it from a timer) and gives
-//! node and depth limits, so a search is reproducible.
+//! node and depth limits, so a search is reproducible. A stopped iteration is not all lost:
+//! each one searches the last one's best move first, so a root move that beat it before the
+//! stop is the answer.
 //!
 //! With endgame tables handed over ([`Searcher::set_egdb`]; the caller opens them, so the
 //! search still does no I/O), a quiet position below the root with no more pieces than the
@@ -162,6 +164,12 @@ pub struct Searcher {
     egdb: Option<Arc<Egdb>>,
     /// The learned evaluation, if the caller handed one over.
     evalnet: Option<Arc<EvalNet>>,
+    /// The last completed iteration's best move, searched first at the root of the next (none
+    /// in the first, where the table's move from an earlier search ranks first).
+    root_first: Option<MoveKey>,
+    /// A root move that beat `root_first` in the iteration under way, with its score and line:
+    /// if the clock stops that iteration, it is a better answer than the completed one.
+    unfinished_best: Option<(i32, Vec<Move>)>,
     /// Whether this search evaluates with `evalnet` (handed over, and for the root's variant).
     evalnet_on: bool,
     /// Each ply's first-layer sums of `evalnet` for the position on the path (empty without
@@ -195,6 +203,8 @@ impl Searcher {
             pruning: true,
             egdb: None,
             evalnet: None,
+            root_first: None,
+            unfinished_best: None,
             evalnet_on: false,
             accumulators: Vec::new(),
         }
@@ -314,7 +324,8 @@ impl Searcher {
 
     /// Searches `position`. `history` holds the game's earlier positions since the last capture
     /// or man move (for repetition); `stop` ends the search early, keeping the last completed
-    /// iteration.
+    /// iteration, or a root move that beat its best in the stopped one (that iteration searches
+    /// the last one's best move first, so a move that scores above it there is the better).
     pub fn search(
         &mut self,
         position: &Position,
@@ -425,8 +436,20 @@ impl Searcher {
             }
             self.path.clear();
             self.path.extend(history.iter().map(key));
+            self.root_first = (result.depth > 0)
+                .then(|| result.best.as_ref().map(MoveKey::of))
+                .flatten();
+            self.unfinished_best = None;
             let score = self.aspiration(position, depth as i32, result.score, stop);
             if self.aborted {
+                // The stopped iteration searched the last one's best move first, so a move
+                // that beat it there is the better answer, though its iteration is unfinished.
+                if let Some((score, line)) = self.unfinished_best.take() {
+                    result.best = line.first().copied();
+                    result.score = score;
+                    result.win_probability = win_probability(score);
+                    result.pv = line;
+                }
                 break;
             }
             let pv = self.principal_variation(position);
@@ -634,7 +657,11 @@ impl Searcher {
     ) -> i32 {
         let original_alpha = *alpha;
         let mut ranks = std::mem::take(&mut self.ranks[ply]);
-        self.rank(moves, &mut ranks, entry.and_then(|e| e.best), ply);
+        let table_move = match self.root_first {
+            Some(first) if ply == 0 => Some(first),
+            _ => entry.and_then(|e| e.best),
+        };
+        self.rank(moves, &mut ranks, table_move, ply);
         // A forced reply costs no depth: only one move, or a capture sequence under way.
         let next_depth = if moves.len() == 1 { depth } else { depth - 1 };
         let mut best_score = -WIN - 1;
@@ -694,6 +721,9 @@ impl Searcher {
                 line[ply].clear();
                 line[ply].push(*mv);
                 line[ply].extend_from_slice(&below[0]);
+                if ply == 0 && i > 0 {
+                    self.unfinished_best = Some((score, line[0].clone()));
+                }
             }
             if *alpha >= beta {
                 if !mv.is_capture() {
