@@ -82,11 +82,13 @@ const STACK_VECTORS: usize = 32;
 /// The second layer's outputs computed together (see `EvalNet::upper_layers`); its rows of
 /// weights are padded with outputs of zeros to a multiple of this.
 const OUTPUTS_AT_ONCE: usize = 4;
-/// The shipped networks' first layer in vectors (32 sums a view): [`EvalNet::update`] and
-/// [`EvalNet::evaluate`] have versions for just this width, the search's hot path, and the
-/// latter clips into a buffer of just its size (zeroing a larger one cost more than the
-/// clipping, every evaluation).
-const SHIPPED_WIDTH: usize = 4;
+/// A shipped network's first layer in vectors (32 sums a view: every variant's but Russian's):
+/// [`EvalNet::update`] and [`EvalNet::evaluate`] have versions for just this width and
+/// [`WIDE`], the search's hot path, and the latter clips into a buffer of just its size
+/// (zeroing a larger one cost more than the clipping, every evaluation).
+const NARROW: usize = 4;
+/// Russian's first layer in vectors (64 sums a view), with code of its own as [`NARROW`].
+const WIDE: usize = 8;
 /// The largest number of `i16` units that stand for 1.0 in the first layer's sums (the clip's
 /// top): a finer scale than this would not make the evaluation measurably closer.
 const MAX_FT_SCALE: f64 = 4096.0;
@@ -440,9 +442,8 @@ impl EvalNet {
         let removed: [B; KINDS] = std::array::from_fn(|k| old[k] & !new[k]);
         let added: [B; KINDS] = std::array::from_fn(|k| new[k] & !old[k]);
         match self.width {
-            SHIPPED_WIDTH => {
-                self.apply_in_registers::<SHIPPED_WIDTH, B>(&removed, &added, from, to);
-            }
+            NARROW => self.apply_in_registers::<NARROW, B>(&removed, &added, from, to),
+            WIDE => self.apply_in_registers::<WIDE, B>(&removed, &added, from, to),
             _ => self.apply(&removed, &added, from, to),
         }
     }
@@ -517,9 +518,12 @@ impl EvalNet {
     pub fn evaluate(&self, acc: &Accumulator, turn: Color) -> f32 {
         let inputs = 2 * self.width;
         assert_eq!(acc.sums.len(), inputs, "an accumulator of another network");
-        if self.width == SHIPPED_WIDTH {
-            let mut buffer = [i16x8::ZERO; 2 * SHIPPED_WIDTH];
-            self.upper_layers::<SHIPPED_WIDTH>(acc, turn, &mut buffer)
+        if self.width == NARROW {
+            let mut buffer = [i16x8::ZERO; 2 * NARROW];
+            self.upper_layers::<NARROW>(acc, turn, &mut buffer)
+        } else if self.width == WIDE {
+            let mut buffer = [i16x8::ZERO; 2 * WIDE];
+            self.upper_layers::<WIDE>(acc, turn, &mut buffer)
         } else if inputs <= STACK_VECTORS {
             let mut buffer = [i16x8::ZERO; STACK_VECTORS];
             self.upper_layers::<0>(acc, turn, &mut buffer[..inputs])
