@@ -436,9 +436,11 @@ impl Searcher {
             }
             self.path.clear();
             self.path.extend(history.iter().map(key));
-            self.root_first = (result.depth > 0)
-                .then(|| result.best.as_ref().map(MoveKey::of))
-                .flatten();
+            self.root_first = result
+                .best
+                .filter(|_| result.depth > 0)
+                .as_ref()
+                .map(MoveKey::of);
             self.unfinished_best = None;
             let score = self.aspiration(position, depth as i32, result.score, stop);
             if self.aborted {
