@@ -55,12 +55,16 @@ def read(paths, key="v", player=None):
                     ) from None
                 if key not in row:
                     raise SystemExit(f"{path}:{number}: no {key!r} (logs older than the raw v have only 'v')")
-                missing = [k for k in ("game", "move", "result", "player") if k not in row]
+                missing = [k for k in ("game", "move", "result") if k not in row]
                 if missing:
                     raise SystemExit(f"{path}:{number}: not a v log record (no {', '.join(map(repr, missing))})")
+                # The logs kept in training/v-logs/ are cut to one player's moves and drop the
+                # name; a match's own log has it, and two players' moves when both are levels.
+                if player is not None and "player" not in row:
+                    raise SystemExit(f"{path}:{number}: --player needs the 'player' of each record, which this log does not keep")
                 if player is not None and not row["player"].startswith(player):
                     continue
-                games.setdefault((path, row["game"], row["player"]), []).append(
+                games.setdefault((path, row["game"], row.get("player")), []).append(
                     (row["move"], row[key], row["result"])
                 )
     return [[(v, r) for _, v, r in sorted(moves)] for moves in games.values()]
