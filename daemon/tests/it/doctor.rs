@@ -163,6 +163,7 @@ fn international_levels_play_their_shipped_networks() {
         );
     }
 }
+
 #[test]
 fn a_port_held_by_another_process_is_named() {
     let devices = SimDevices::start("");
