@@ -1010,8 +1010,13 @@ fn the_coach_says_what_every_mistake_and_blunder_allows_with_its_squares() {
                 .find(|e| kind(e) == "voice")
                 .unwrap_or_else(|| panic!("{language}: {rating} not said: {entry}"));
             let spoken = voice["text"].as_str().unwrap();
+            // An offered blunder is said inside the offer; any other rating ends its line.
             assert!(
-                spoken.ends_with(text),
+                if offered {
+                    spoken.contains(text)
+                } else {
+                    spoken.ends_with(text)
+                },
                 "{language}: {text:?} not in {spoken:?}"
             );
             let words = spoken_words(spoken);
@@ -1054,11 +1059,11 @@ fn simulated_visitors_ask_for_hints_and_take_blunders_back_end_to_end() {
         "--visitor",
         "random",
         "--seed",
-        "7",
+        "24",
         "--hints",
         "0.1",
         "--takebacks",
-        "0.6",
+        "0.7",
         "--state",
         state.path().to_str().unwrap(),
     ]);

@@ -16,6 +16,13 @@
 //!
 //! **Values** are win probabilities in `0..=1` for the side to move. A position with no legal
 //! move is scored by the rules: 0 for the side to move, or 1 in giveaway ([`Goal::Lose`]).
+//!
+//! **A forced move is walked through**: a leaf below the root with one legal move is expanded
+//! without asking the evaluator, and the walk goes on to the first position with a choice (or
+//! an end). The networks learn only from positions with a choice (`checkerbot-lab datagen` and
+//! `selfplay` write no others), so a value asked in the middle of a capture sequence was one
+//! they had never been taught; walking through also lets a playout see an exchange to its end.
+//!
 //! **A repeated position is a draw** (value 0.5), as in the alpha-beta search: a node whose
 //! position stood earlier on its walk from the root, or in the game before the root (given by
 //! [`Mcts::set_history`]), with the same side to move. Repeating once is enough, because a side
@@ -417,8 +424,12 @@ impl Mcts {
                         self.score_terminal(current);
                         return Leaf::Scored(self.nodes[current as usize].value);
                     }
-                    self.nodes[current as usize].state = State::Pending;
-                    return Leaf::Evaluate(current, moves);
+                    if moves.len() > 1 || current == ROOT {
+                        self.nodes[current as usize].state = State::Pending;
+                        return Leaf::Evaluate(current, moves);
+                    }
+                    // A forced move (a capture, mostly): walk on through it, unasked.
+                    self.expand(current, moves, None);
                 }
                 State::Expanded => {}
             }

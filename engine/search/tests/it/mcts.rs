@@ -173,15 +173,19 @@ fn tree_reuse_keeps_visits_after_advance() {
     expected.play_unchecked(&first.best);
     assert_eq!(*mcts.root(), expected);
 
+    // Before any new playout, the kept tree already points at the reply it had found.
+    let kept_result = mcts
+        .search(&mut HeuristicEvaluator, limits(0, 0.0), &stop)
+        .unwrap();
+    assert_eq!(
+        kept_result.best, reply,
+        "the reused tree already pointed at the reply"
+    );
     let second = mcts
         .search(&mut HeuristicEvaluator, limits(100, 0.0), &stop)
         .unwrap();
     let total: u32 = second.visits.iter().map(|(_, n)| n).sum();
     assert_eq!(total, kept + 100);
-    assert_eq!(
-        second.best, reply,
-        "the reused tree already pointed at the reply"
-    );
 
     // An illegal move is refused and the tree stays.
     let before = mcts.root_visits();
@@ -475,4 +479,48 @@ fn a_repeated_position_reached_in_the_game_is_searched_again_at_the_root() {
 
 fn mv(position: &Position, text: &str) -> rules::Move {
     rules::notation::parse_move(position, text).unwrap()
+}
+
+/// Fails the test when asked about a position with fewer than two legal moves.
+struct OnlyChoices {
+    asked: usize,
+}
+
+impl Evaluator for OnlyChoices {
+    fn evaluate(&mut self, positions: &[Position]) -> Vec<(Vec<f32>, f32)> {
+        for position in positions {
+            let n = position.count_legal_moves();
+            assert!(
+                n >= 2,
+                "asked about a position with {n} moves: {position:?}"
+            );
+        }
+        self.asked += positions.len();
+        HeuristicEvaluator.evaluate(positions)
+    }
+}
+
+#[test]
+fn forced_moves_are_walked_through_not_evaluated() {
+    // Games full of forced captures: the evaluator is asked only where there is a choice, and
+    // every playout still counts.
+    let mut rng = Lcg(7);
+    for variant in [Variant::Russian, Variant::International, Variant::English] {
+        for game_no in 0..5 {
+            let position =
+                *random_game(Position::new(variant), &mut rng, 10 + game_no * 8).position();
+            if position.count_legal_moves() < 2 {
+                continue;
+            }
+            let mut evaluator = OnlyChoices { asked: 0 };
+            let stop = AtomicBool::new(false);
+            let result = Mcts::new(position, MctsConfig::default())
+                .search(&mut evaluator, limits(300, 0.0), &stop)
+                .expect("the position has moves");
+            assert!(position.is_legal(&result.best));
+            let playouts: u32 = result.visits.iter().map(|(_, n)| n).sum();
+            assert_eq!(playouts, 300, "{variant:?}");
+            assert!(evaluator.asked <= 301, "{variant:?}: {}", evaluator.asked);
+        }
+    }
 }
