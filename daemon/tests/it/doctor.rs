@@ -139,28 +139,30 @@ fn a_bad_model_path_is_named() {
     assert!(player.contains("paths.models_dir"), "{player}");
 }
 
-/// International's levels 1-4 play its shipped networks (gen1 at 1-2, gen2 at 3-4), not the
+/// The big boards' levels 1-4 play their shipped networks (gen1 at 1-2, gen2 at 3-4), not the
 /// alpha-beta stand-ins they had before, and the doctor says which network each level loads.
 #[test]
-fn international_levels_play_their_shipped_networks() {
-    for (level, network) in [
-        (1, "international-gen1"),
-        (2, "international-gen1"),
-        (3, "international-gen2"),
-        (4, "international-gen2"),
-    ] {
-        let dir = tempfile::tempdir().unwrap();
-        let config = settings(
-            dir.path(),
-            &format!("[game]\nvariant = \"international\"\n[play]\nlevel = {level}"),
-        );
-        let (_, report) = checkerbot(&["doctor"], &config);
-        let player = line(&report, "player");
-        assert!(is_ok(&report, "player"), "level {level}:\n{report}");
-        assert!(
-            player.contains(&format!("network {network} via ONNX Runtime")),
-            "level {level}: {player}"
-        );
+fn big_board_levels_play_their_shipped_networks() {
+    for variant in ["international", "canadian"] {
+        for (level, generation) in [(1, 1), (2, 1), (3, 2), (4, 2)] {
+            let dir = tempfile::tempdir().unwrap();
+            let config = settings(
+                dir.path(),
+                &format!("[game]\nvariant = \"{variant}\"\n[play]\nlevel = {level}"),
+            );
+            let (_, report) = checkerbot(&["doctor"], &config);
+            let player = line(&report, "player");
+            assert!(
+                is_ok(&report, "player"),
+                "{variant} level {level}:\n{report}"
+            );
+            assert!(
+                player.contains(&format!(
+                    "network {variant}-gen{generation} via ONNX Runtime"
+                )),
+                "{variant} level {level}: {player}"
+            );
+        }
     }
 }
 
