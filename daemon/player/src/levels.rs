@@ -17,7 +17,7 @@
 //! | 5 | none: alpha-beta until `move_time_ms` | | | the same |
 //!
 //! Generation 3 is a stronger generation 2, so far for Russian (gen2 refined by self-play,
-//! `checkerbot-lab selfplay`) and Brazilian (learned from labels by level 5's learned
+//! `checkerbot-lab selfplay`), Brazilian and pool (learned from labels by level 5's learned
 //! evaluation); a variant without it plays its gen2 at levels 3-4.
 //!
 //! Level 5 is the strongest player within the move time, and measured at equal time (200 ms a
