@@ -411,11 +411,12 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
 
 /// The networks `models/` ships, by file stem, with the levels whose v map each carries
 /// (`models/README.md`, "Shipped networks" and "Calibration of v"): both generations the
-/// levels use in every variant, and the stronger gen3 of Russian, Brazilian, pool and English
-/// (Russian gen2 and International gen2 carry none for level 3: there level 3 plays gen3, or
-/// reports its raw v, which no map improved; the other gen2 keep the maps they had before their
-/// gen3); and level 5's learned evaluation (every variant), with its map for level 5.
-const SHIPPED_NETWORKS: [(&str, &[u8]); 28] = [
+/// levels use in every variant, and the stronger gen3 of Russian, Brazilian, pool, English and
+/// Italian (Russian gen2 and International gen2 carry none for level 3: there level 3 plays
+/// gen3, or reports its raw v, which no map improved; the other gen2 keep the maps they had
+/// before their gen3); and level 5's learned evaluation (every variant), with its map for
+/// level 5.
+const SHIPPED_NETWORKS: [(&str, &[u8]); 29] = [
     ("brazilian-eval", &[5]),
     ("brazilian-gen1", &[1, 2]),
     ("brazilian-gen2", &[3, 4]),
@@ -433,6 +434,7 @@ const SHIPPED_NETWORKS: [(&str, &[u8]); 28] = [
     ("italian-eval", &[5]),
     ("italian-gen1", &[1, 2]),
     ("italian-gen2", &[3, 4]),
+    ("italian-gen3", &[3, 4]),
     ("pool-eval", &[5]),
     ("pool-gen1", &[1, 2]),
     ("pool-gen2", &[3, 4]),
