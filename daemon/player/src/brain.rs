@@ -800,7 +800,7 @@ impl Brain {
             Player::Network {
                 evaluator, name, ..
             } => {
-                let playouts = self.level.playouts.map_or_else(
+                let playouts = self.level.playouts_in(self.variant).map_or_else(
                     || "playouts until the move time".to_owned(),
                     |n| format!("{n} playouts"),
                 );
@@ -1140,7 +1140,9 @@ fn mcts(
     tree.set_history(history);
     let before = tree.root_visits();
     let limits = MctsLimits {
-        playouts: level.playouts.unwrap_or(UNTIMED_PLAYOUTS),
+        playouts: level
+            .playouts_in(position.variant())
+            .unwrap_or(UNTIMED_PLAYOUTS),
         temperature: level.temperature,
     };
     let result = tree.search(evaluator, limits, stop)?;

@@ -282,7 +282,9 @@ fn the_shipped_networks_play_when_the_library_is_installed() {
             "{text}"
         );
         let first = play(&mut brain, 20);
-        let expected = crate::levels::level(level).playouts.unwrap();
+        let expected = crate::levels::level(level)
+            .playouts_in(Variant::Russian)
+            .unwrap();
         assert!(
             first
                 .iter()
@@ -312,6 +314,34 @@ fn the_shipped_networks_play_when_the_library_is_installed() {
         assert_eq!(!text.contains("raw v"), mapped, "{text}");
         let (v, raw) = network_v(&settings, mapped);
         assert_eq!(v != raw, mapped, "level {level} with gen2: {raw} -> {v}");
+    }
+}
+
+/// On the bigger boards the careful levels search their own, larger budget (a position there
+/// has more moves), and say so; the gentle ones keep theirs.
+#[test]
+fn the_bigger_boards_search_their_own_playouts() {
+    if !onnxruntime_installed() {
+        return;
+    }
+    for variant in [Variant::International, Variant::Canadian] {
+        for level in [2, 3] {
+            let mut settings = settings(level, None);
+            settings.game.variant = variant;
+            let mut brain = Brain::new(&settings, 3);
+            let expected = crate::levels::level(level).playouts_in(variant).unwrap();
+            let on_8x8 = crate::levels::level(level)
+                .playouts_in(Variant::Russian)
+                .unwrap();
+            assert_eq!(expected == on_8x8, level == 2, "{variant:?} level {level}");
+            let text = brain.describe();
+            assert!(text.contains(&format!(" {expected} playouts")), "{text}");
+            let position = Position::new(variant);
+            let thought = brain
+                .think(&position, &[], &AtomicBool::new(false))
+                .expect("the initial position has moves");
+            assert_eq!(thought.playouts_or_nodes, u64::from(expected), "{text}");
+        }
     }
 }
 
@@ -412,10 +442,9 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
 /// The networks `models/` ships, by file stem, with the levels whose v map each carries
 /// (`models/README.md`, "Shipped networks" and "Calibration of v"): both generations the
 /// levels use in every variant, and the stronger gen3 of Russian, Brazilian, pool, English and
-/// Italian (Russian gen2 and International gen2 carry none for level 3: there level 3 plays
-/// gen3, or reports its raw v, which no map improved; the other gen2 keep the maps they had
-/// before their gen3); and level 5's learned evaluation (every variant), with its map for
-/// level 5.
+/// Italian (Russian gen2 carries none for level 3, where gen3 plays; the other gen2 keep the
+/// maps they had before their gen3); and level 5's learned evaluation (every variant), with its
+/// map for level 5.
 const SHIPPED_NETWORKS: [(&str, &[u8]); 29] = [
     ("brazilian-eval", &[5]),
     ("brazilian-gen1", &[1, 2]),
@@ -430,7 +459,7 @@ const SHIPPED_NETWORKS: [(&str, &[u8]); 29] = [
     ("english-gen3", &[3, 4]),
     ("international-eval", &[5]),
     ("international-gen1", &[1, 2]),
-    ("international-gen2", &[4]),
+    ("international-gen2", &[3, 4]),
     ("italian-eval", &[5]),
     ("italian-gen1", &[1, 2]),
     ("italian-gen2", &[3, 4]),

@@ -8,12 +8,12 @@
 //! every level against random and depth 2, within 8 against depth 4). The table's strength
 //! figures are in `models/README.md`.
 //!
-//! | level | network | playouts | temperature | without a network |
-//! |-------|---------|----------|-------------|-------------------|
+//! | level | network | playouts: 8x8, 10x10, 12x12 | temperature | without a network |
+//! |-------|---------|-----------------------------|-------------|-------------------|
 //! | 1 | gen1 | 8 | 2.0 | alpha-beta depth 1, 70% random moves |
 //! | 2 | gen1 | 48 | 1.0 | alpha-beta depth 2, 55% random moves |
-//! | 3 | gen3, else gen2 | 400 | 0, varied | alpha-beta depth 4 |
-//! | 4 | gen3, else gen2 | 1,600 | 0, varied | alpha-beta depth 6 |
+//! | 3 | gen3, else gen2 | 400, 1,600, 3,200 | 0, varied | alpha-beta depth 4 |
+//! | 4 | gen3, else gen2 | 1,600, 6,400, 6,400 | 0, varied | alpha-beta depth 6 |
 //! | 5 | none: alpha-beta until `move_time_ms` | | | the same |
 //!
 //! Generation 3 is a stronger generation 2, so far for Russian (gen2 refined by self-play,
@@ -48,6 +48,7 @@
 //! calibration error at every level.
 
 use network::calibration::ValueCalibration;
+use rules::Variant;
 
 /// The settings of one level.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,9 +59,13 @@ pub struct Level {
     /// first one shipped for the variant plays, so a variant with a refined network gets it
     /// and the others keep the one they have. Empty: alpha-beta by design.
     pub generations: &'static [u8],
-    /// Playouts per move; `None`: until the caller's stop (`move_time_ms`), with
-    /// [`UNTIMED_PLAYOUTS`] as the cap when nobody stops it.
-    pub playouts: Option<u32>,
+    /// Playouts per move on the 8x8, 10x10 and 12x12 boards, read through
+    /// [`Level::playouts_in`]; `None`: until the caller's stop (`move_time_ms`), with
+    /// [`UNTIMED_PLAYOUTS`] as the cap when nobody stops it. A bigger board's position has more
+    /// moves and its game more plies, so the same playouts see less of it: the careful levels
+    /// search more there, to be at least as strong as their alpha-beta stand-ins
+    /// (`models/README.md`, "Bigger boards").
+    pub playouts: Option<[u32; 3]>,
     /// Move choice temperature.
     pub temperature: f32,
     /// At temperature 0, the share of the most visited move's visits that another root move
@@ -118,6 +123,18 @@ pub const STAND_IN_4_CALIBRATION: ValueCalibration = ValueCalibration {
     offset: 1.584,
 };
 
+impl Level {
+    /// Playouts per move in `variant`, by its board's side (8, 10 or 12).
+    pub fn playouts_in(&self, variant: Variant) -> Option<u32> {
+        let board = match variant.geometry().side() {
+            8 => 0,
+            10 => 1,
+            _ => 2,
+        };
+        self.playouts.map(|playouts| playouts[board])
+    }
+}
+
 /// The most playouts of a level without a playout budget, if the caller never stops it.
 pub const UNTIMED_PLAYOUTS: u32 = 200_000;
 /// The most alpha-beta nodes of a level without a depth, if the caller never stops it.
@@ -137,7 +154,7 @@ pub const LEVELS: [Level; 5] = [
     Level {
         number: 1,
         generations: &[1],
-        playouts: Some(8),
+        playouts: Some([8, 8, 8]),
         temperature: 2.0,
         variety: None,
         fallback_depth: Some(1),
@@ -147,7 +164,7 @@ pub const LEVELS: [Level; 5] = [
     Level {
         number: 2,
         generations: &[1],
-        playouts: Some(48),
+        playouts: Some([48, 48, 48]),
         temperature: 1.0,
         variety: None,
         fallback_depth: Some(2),
@@ -157,7 +174,7 @@ pub const LEVELS: [Level; 5] = [
     Level {
         number: 3,
         generations: &[3, 2],
-        playouts: Some(400),
+        playouts: Some([400, 1_600, 3_200]),
         temperature: 0.0,
         variety: Some(VARIETY),
         fallback_depth: Some(4),
@@ -167,7 +184,7 @@ pub const LEVELS: [Level; 5] = [
     Level {
         number: 4,
         generations: &[3, 2],
-        playouts: Some(1_600),
+        playouts: Some([1_600, 6_400, 6_400]),
         temperature: 0.0,
         variety: Some(VARIETY),
         fallback_depth: Some(6),
