@@ -83,6 +83,18 @@ pub struct Level {
     pub alpha_beta_calibration: ValueCalibration,
 }
 
+impl Level {
+    /// Playouts per move in `variant`, by its board's side (8, 10 or 12).
+    pub fn playouts_in(&self, variant: Variant) -> Option<u32> {
+        let board = match variant.geometry().side() {
+            8 => 0,
+            10 => 1,
+            _ => 2,
+        };
+        self.playouts.map(|playouts| playouts[board])
+    }
+}
+
 // The alpha-beta calibrations: Platt scaling fitted by `training/calibration.py --fit` on
 // the v logs in `training/v-logs/` (Russian, `checkerbot-lab match` against random, alpha-beta
 // depth 2 and depth 4, one third each; the command for each is in `training/README.md`).
@@ -122,18 +134,6 @@ pub const STAND_IN_4_CALIBRATION: ValueCalibration = ValueCalibration {
     slope: 1.368,
     offset: 1.584,
 };
-
-impl Level {
-    /// Playouts per move in `variant`, by its board's side (8, 10 or 12).
-    pub fn playouts_in(&self, variant: Variant) -> Option<u32> {
-        let board = match variant.geometry().side() {
-            8 => 0,
-            10 => 1,
-            _ => 2,
-        };
-        self.playouts.map(|playouts| playouts[board])
-    }
-}
 
 /// The most playouts of a level without a playout budget, if the caller never stops it.
 pub const UNTIMED_PLAYOUTS: u32 = 200_000;
