@@ -441,11 +441,11 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
 
 /// The networks `models/` ships, by file stem, with the levels whose v map each carries
 /// (`models/README.md`, "Shipped networks" and "Calibration of v"): both generations the
-/// levels use in every variant, and the stronger gen3 of Russian, Brazilian, pool, English and
-/// Italian (Russian gen2 carries none for level 3, where gen3 plays; the other gen2 keep the
+/// levels use in every variant, and the stronger gen3 of Russian, Brazilian, pool, English,
+/// Italian and Russian giveaway (Russian gen2 carries none for level 3, where gen3 plays; the other gen2 keep the
 /// maps they had before their gen3); and level 5's learned evaluation (every variant), with its
 /// map for level 5.
-const SHIPPED_NETWORKS: [(&str, &[u8]); 29] = [
+const SHIPPED_NETWORKS: [(&str, &[u8]); 30] = [
     ("brazilian-eval", &[5]),
     ("brazilian-gen1", &[1, 2]),
     ("brazilian-gen2", &[3, 4]),
@@ -475,6 +475,7 @@ const SHIPPED_NETWORKS: [(&str, &[u8]); 29] = [
     ("russian-giveaway-eval", &[5]),
     ("russian-giveaway-gen1", &[1, 2]),
     ("russian-giveaway-gen2", &[3, 4]),
+    ("russian-giveaway-gen3", &[3, 4]),
 ];
 
 /// Every file in `models/` loads for the variant and generation its name gives (its metadata

@@ -17,8 +17,8 @@
 //! | 5 | none: alpha-beta until `move_time_ms` | | | the same |
 //!
 //! Generation 3 is a stronger generation 2, so far for Russian (gen2 refined by self-play,
-//! `checkerbot-lab selfplay`), Brazilian, pool, English and Italian (learned from labels by
-//! level 5's learned evaluation); a variant without it plays its gen2 at levels 3-4.
+//! `checkerbot-lab selfplay`), Brazilian, pool, English, Italian and Russian giveaway (learned
+//! from labels by level 5's learned evaluation); a variant without it plays its gen2 at levels 3-4.
 //!
 //! Level 5 is the strongest player within the move time, and measured at equal time (200 ms a
 //! move) alpha-beta beat MCTS with the gen2 network clearly, so the top level searches with
