@@ -222,7 +222,16 @@ fn a_finished_game_has_no_move() {
 #[test]
 fn a_level_plays_the_newest_generation_shipped_for_the_variant() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["russian-gen1", "russian-gen2", "russian-gen3", "pool-gen2"] {
+    let shipped = [
+        "russian-gen1",
+        "russian-gen2",
+        "russian-gen3",
+        "russian-gen4",
+        "pool-gen2",
+        "pool-gen3",
+        "english-gen2",
+    ];
+    for name in shipped {
         std::fs::write(dir.path().join(format!("{name}.onnx")), "").unwrap();
     }
     let chosen = |variant: Variant, level: u8| {
@@ -232,20 +241,24 @@ fn a_level_plays_the_newest_generation_shipped_for_the_variant() {
             .model
             .map(|m| m.file_name().unwrap().to_string_lossy().into_owned())
     };
-    assert_eq!(crate::levels::level(3).generations, [3, 2]);
+    assert_eq!(crate::levels::level(4).generations, [4, 3, 2]);
     assert_eq!(
         chosen(Variant::Russian, 3).as_deref(),
         Some("russian-gen3.onnx")
     );
     assert_eq!(
         chosen(Variant::Russian, 4).as_deref(),
-        Some("russian-gen3.onnx")
+        Some("russian-gen4.onnx")
     );
     assert_eq!(
         chosen(Variant::Russian, 1).as_deref(),
         Some("russian-gen1.onnx")
     );
-    assert_eq!(chosen(Variant::Pool, 3).as_deref(), Some("pool-gen2.onnx"));
+    assert_eq!(chosen(Variant::Pool, 3).as_deref(), Some("pool-gen3.onnx"));
+    assert_eq!(
+        chosen(Variant::English, 4).as_deref(),
+        Some("english-gen2.onnx")
+    );
     assert_eq!(
         chosen(Variant::Italian, 3).as_deref(),
         Some("italian-gen2.onnx")
@@ -441,11 +454,11 @@ fn the_alpha_beta_stand_ins_report_their_own_calibrated_v() {
 
 /// The networks `models/` ships, by file stem, with the levels whose v map each carries
 /// (`models/README.md`, "Shipped networks" and "Calibration of v"): both generations the
-/// levels use in every variant, and the stronger gen3 of Russian, Brazilian, pool, English,
-/// Italian and Russian giveaway (Russian gen2 carries none for level 3, where gen3 plays; the other gen2 keep the
-/// maps they had before their gen3); and level 5's learned evaluation (every variant), with its
-/// map for level 5.
-const SHIPPED_NETWORKS: [(&str, &[u8]); 30] = [
+/// levels use in every variant, the stronger gen3 of every 8x8 variant and Russian's gen4,
+/// which only level 4 plays (Russian gen2 carries none for level 3, where gen3 plays; the
+/// other gen2 and Russian gen3 keep the maps they had before a newer generation); and level
+/// 5's learned evaluation (every variant), with its map for level 5.
+const SHIPPED_NETWORKS: [(&str, &[u8]); 31] = [
     ("brazilian-eval", &[5]),
     ("brazilian-gen1", &[1, 2]),
     ("brazilian-gen2", &[3, 4]),
@@ -472,6 +485,7 @@ const SHIPPED_NETWORKS: [(&str, &[u8]); 30] = [
     ("russian-gen1", &[1, 2]),
     ("russian-gen2", &[4]),
     ("russian-gen3", &[3, 4]),
+    ("russian-gen4", &[4]),
     ("russian-giveaway-eval", &[5]),
     ("russian-giveaway-gen1", &[1, 2]),
     ("russian-giveaway-gen2", &[3, 4]),
