@@ -1,8 +1,9 @@
 //! The coach: how much the visitor's last move cost them, and what it allows.
 //!
-//! The robot already searches after every visitor move; its calibrated win probability before
-//! the move (from its previous search) and after it give the visitor's expected score on both
-//! sides of the move. A drop is rated on lichess's scale, and for a mistake or a blunder the
+//! The robot already searches after every visitor move; its win probability before the move
+//! (from its previous search) and after it give the visitor's expected score on both sides of
+//! the move. The search's own value is used, not the level's calibrated one: the coach rates
+//! what the move did to the position, not how likely this robot is to win it anyway. A drop is rated on lichess's scale, and for a mistake or a blunder the
 //! robot's own line says what the move allows: a capture at once, pieces won a few moves later,
 //! a king, or at least the better move the robot had expected.
 
@@ -356,7 +357,7 @@ impl Host {
         if before.turn() == self.robot {
             return None;
         }
-        let (expected_before, expected_after) = (1.0 - prediction.v, 1.0 - reply.v);
+        let (expected_before, expected_after) = (1.0 - prediction.raw_v, 1.0 - reply.raw_v);
         let coach = CoachSettings {
             enabled: self.coach.enabled || self.forgiving,
             ..self.coach

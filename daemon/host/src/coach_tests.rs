@@ -161,6 +161,7 @@ pub(crate) fn reply(mv: Move, v: f32) -> SearchReply {
     SearchReply {
         mv,
         v,
+        raw_v: v,
         pv: vec![mv],
         think_ms: 5,
     }
@@ -174,6 +175,28 @@ pub(crate) fn after_the_blunder_with(
     coach: CoachSettings,
     forgiving: bool,
 ) -> (Host, Vec<Action>) {
+    let even = reply_valued(0.5, 0.5);
+    after_the_blunder_valued(language, coach, forgiving, [even, reply_valued(0.95, 0.95)])
+}
+
+/// A reply maker with the robot's win probability `v` through its level's calibration and
+/// `raw_v` before it.
+fn reply_valued(v: f32, raw_v: f32) -> impl Fn(Move) -> SearchReply {
+    move |mv| SearchReply {
+        raw_v,
+        ..reply(mv, v)
+    }
+}
+
+/// The blunder game above with the robot's searches valued by `replies`: first h8-g7's, then
+/// the capture's.
+fn after_the_blunder_valued(
+    language: Language,
+    coach: CoachSettings,
+    forgiving: bool,
+    replies: [impl Fn(Move) -> SearchReply; 2],
+) -> (Host, Vec<Action>) {
+    let [first, second] = replies;
     let start = russian("W:Wc3,b4,g1:Be5,h8");
     let mut host = Host::at_visitors_turn(start, Color::Black, Mind::new(Settings::default(), 1));
     host.set_language(language);
@@ -189,12 +212,12 @@ pub(crate) fn after_the_blunder_with(
     press(&mut host, "g1-h2");
     let position = *host.game().position();
     let robot = mv(&position, "h8-g7");
-    host.handle(Event::SearchDone(reply(robot, 0.5)), Millis(2_000));
+    host.handle(Event::SearchDone(first(robot)), Millis(2_000));
     host.handle(Event::ArmDone(outcome(&position, &robot)), Millis(3_000));
     press(&mut host, "c3-d4");
     let position = *host.game().position();
     let capture = mv(&position, "e5:c3:a5");
-    let actions = host.handle(Event::SearchDone(reply(capture, 0.95)), Millis(6_000));
+    let actions = host.handle(Event::SearchDone(second(capture)), Millis(6_000));
     (host, actions)
 }
 
@@ -413,6 +436,38 @@ fn a_blunder_is_logged_and_said_with_its_squares_in_every_language() {
         });
         assert_eq!(said.as_deref(), Some(sentence), "{language:?}");
     }
+}
+
+#[test]
+fn a_blunder_is_rated_by_the_searchs_own_value_not_the_levels_hopeful_calibration() {
+    // A strong level's map puts the robot at 0.92 where its search says even: by that the
+    // game looks decided and the blunder would pass unrated.
+    let replies = [reply_valued(0.92, 0.5), reply_valued(0.995, 0.95)];
+    let coach = CoachSettings {
+        take_backs: false,
+        ..CoachSettings::default()
+    };
+    let (_, actions) = after_the_blunder_valued(Language::English, coach, false, replies);
+    let rated = logs(&actions).into_iter().find_map(|e| match e {
+        LogEvent::Advice {
+            kind,
+            expected_before,
+            expected_after,
+            ..
+        } => Some((*kind, *expected_before, *expected_after)),
+        _ => None,
+    });
+    let Some((kind, before, after)) = rated else {
+        panic!("not rated: {actions:?}")
+    };
+    assert_eq!(kind, AdviceKind::Blunder);
+    assert!((before - 0.5).abs() < 1e-6 && (after - 0.05).abs() < 1e-6);
+    // The face still follows the calibrated value: the robot's move logs it.
+    assert!(
+        logs(&actions)
+            .iter()
+            .any(|e| matches!(e, LogEvent::RobotMove { v, .. } if (*v - 0.995).abs() < 1e-6))
+    );
 }
 
 #[test]

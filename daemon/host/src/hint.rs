@@ -111,8 +111,14 @@ impl Host {
             }));
             return;
         }
-        hint.found = Some((reply.mv, reply.v));
-        self.give_hint(Hint::Piece(reply.mv.from()), reply.mv, reply.v, now, out);
+        hint.found = Some((reply.mv, reply.raw_v));
+        self.give_hint(
+            Hint::Piece(reply.mv.from()),
+            reply.mv,
+            reply.raw_v,
+            now,
+            out,
+        );
     }
 
     /// Says `hint` (a step of the hint `mv`, which keeps the visitor's win probability `v`),

@@ -115,8 +115,15 @@ pub enum Waiting {
 pub struct SearchReply {
     /// The move to play.
     pub mv: Move,
-    /// The robot's win probability.
+    /// The robot's win probability against this visitor: the search's value through the level's
+    /// calibration, which also weighs how much stronger than most visitors the level plays. The
+    /// face and the voice follow it.
     pub v: f32,
+    /// The search's own win probability before the calibration: what the position is worth,
+    /// whoever plays it. The coach rates the visitor's moves by it, since a level that beats
+    /// most visitors maps most positions near a win, which would shrink every drop and call
+    /// games decided that are not.
+    pub raw_v: f32,
     /// The expected continuation, starting with `mv`.
     pub pv: Vec<Move>,
     /// Time the search took.
@@ -203,6 +210,8 @@ enum State {
 struct Prediction {
     /// The robot's win probability after its move.
     v: f32,
+    /// The same before the calibration, for the coach (see [`SearchReply::raw_v`]).
+    raw_v: f32,
     /// The line it expected after its move: the visitor's reply, its own answer, and so on.
     line: Vec<Move>,
 }
@@ -676,6 +685,7 @@ impl Host {
         };
         self.prediction = Some(Prediction {
             v: reply.v,
+            raw_v: reply.raw_v,
             line: reply.pv.get(1..).unwrap_or_default().to_vec(),
         });
         self.game.play(&reply.mv).expect("checked legal above");

@@ -12,6 +12,7 @@ fn reply(host: &Host, text: &str) -> SearchReply {
     SearchReply {
         mv,
         v: 0.6,
+        raw_v: 0.6,
         pv: vec![mv],
         think_ms: 5,
     }

@@ -111,6 +111,10 @@ pub struct OfferSnapshot {
     pub line: Vec<String>,
     /// The robot's win probability after its answer.
     pub v: f32,
+    /// The same before the level's calibration, which the coach rates the next move by;
+    /// journals written before it was kept have none, and the calibrated one stands in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_v: Option<f32>,
 }
 
 impl OfferSnapshot {
@@ -133,15 +137,19 @@ impl OfferSnapshot {
                 "the robot's line is empty".to_owned(),
             ));
         };
-        if !(0.0..=1.0).contains(&self.v) {
+        let raw_v = self.raw_v.unwrap_or(self.v);
+        if let Some(v) = [self.v, raw_v]
+            .into_iter()
+            .find(|v| !(0.0..=1.0).contains(v))
+        {
             return Err(ResumeError::TakeBackOffer(format!(
-                "the win probability {} is not between 0 and 1",
-                self.v
+                "the win probability {v} is not between 0 and 1"
             )));
         }
         Ok(SearchReply {
             mv,
             v: self.v,
+            raw_v,
             pv,
             think_ms: 0,
         })

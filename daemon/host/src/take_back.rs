@@ -36,6 +36,7 @@ impl Offer {
                 .map(|mv| notation::move_text(variant, mv))
                 .collect(),
             v: self.reply.v,
+            raw_v: Some(self.reply.raw_v),
         }
     }
 

@@ -69,6 +69,7 @@ fn reply(position: &Position, text: &str) -> (Move, SearchReply) {
     let reply = SearchReply {
         mv,
         v: 0.5,
+        raw_v: 0.5,
         pv: vec![mv],
         think_ms: 10,
     };
@@ -250,6 +251,7 @@ fn interrupted_mid_arm() -> (super::Snapshot, Bitboard, Bitboard) {
         Event::SearchDone(SearchReply {
             mv,
             v: 0.5,
+            raw_v: 0.5,
             pv: vec![mv],
             think_ms: 1,
         }),

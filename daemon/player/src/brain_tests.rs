@@ -244,7 +244,7 @@ fn a_level_plays_the_newest_generation_shipped_for_the_variant() {
     assert_eq!(crate::levels::level(4).generations, [4, 3, 2]);
     assert_eq!(
         chosen(Variant::Russian, 3).as_deref(),
-        Some("russian-gen3.onnx")
+        Some("russian-gen4.onnx")
     );
     assert_eq!(
         chosen(Variant::Russian, 4).as_deref(),
@@ -485,7 +485,7 @@ const SHIPPED_NETWORKS: [(&str, &[u8]); 31] = [
     ("russian-gen1", &[1, 2]),
     ("russian-gen2", &[4]),
     ("russian-gen3", &[3, 4]),
-    ("russian-gen4", &[4]),
+    ("russian-gen4", &[3, 4]),
     ("russian-giveaway-eval", &[5]),
     ("russian-giveaway-gen1", &[1, 2]),
     ("russian-giveaway-gen2", &[3, 4]),

@@ -12,7 +12,7 @@
 //! |-------|---------|-----------------------------|-------------|-------------------|
 //! | 1 | gen1 | 8 | 2.0 | alpha-beta depth 1, 70% random moves |
 //! | 2 | gen1 | 48 | 1.0 | alpha-beta depth 2, 55% random moves |
-//! | 3 | gen3, else gen2 | 400, 1,600, 3,200 | 0, varied | alpha-beta depth 4 |
+//! | 3 | gen4, gen3, else gen2 | 400, 1,600, 3,200 | 0, varied | alpha-beta depth 4 |
 //! | 4 | gen4, gen3, else gen2 | 1,600, 6,400, 12,800 | 0, varied | alpha-beta depth 6 |
 //! | 5 | none: alpha-beta until `move_time_ms` | | | the same |
 //!
@@ -21,12 +21,6 @@
 //! evaluation; Russian's is gen2 refined by self-play (`checkerbot-lab selfplay`), and its
 //! generation 4 is made as the others' gen3 were. A level plays the newest of its generations
 //! that its variant has, so International and Canadian play their gen2 at levels 3-4.
-//!
-//! Russian's level 3, the default, keeps gen3: gen4 plays stronger there too (78% against
-//! depth 4, gen3 54.5%), but its calibrated v says a visitor is nearly lost from the first
-//! moves, and the coach, which rates a move by the drop in that v and leaves decided games
-//! alone, then names almost no mistake (`models/README.md`, "The 8x8 variants' gen3 and
-//! Russian's gen4").
 //!
 //! Level 5 is the strongest player within the move time, and measured at equal time (200 ms a
 //! move) alpha-beta beat MCTS with the gen2 network clearly, so the top level searches with
@@ -181,7 +175,7 @@ pub const LEVELS: [Level; 5] = [
     },
     Level {
         number: 3,
-        generations: &[3, 2],
+        generations: &[4, 3, 2],
         playouts: Some([400, 1_600, 3_200]),
         temperature: 0.0,
         variety: Some(VARIETY),

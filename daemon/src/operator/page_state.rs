@@ -888,6 +888,7 @@ mod tests {
         let search = SearchReply {
             mv: reply,
             v: 0.6,
+            raw_v: 0.6,
             pv: vec![reply],
             think_ms: 3,
         };
@@ -988,6 +989,7 @@ mod tests {
                 Event::SearchDone(SearchReply {
                     mv,
                     v,
+                    raw_v: v,
                     pv: vec![mv],
                     think_ms: 3,
                 })

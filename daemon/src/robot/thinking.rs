@@ -120,6 +120,7 @@ pub fn think(on: ThinkOn, mut brain: Brain, search: Search) -> JoinHandle<(Brain
         let reply = thought.map(|thought| SearchReply {
             mv: thought.mv,
             v: thought.v,
+            raw_v: thought.raw_v,
             pv: thought.pv,
             think_ms: clock.elapsed().as_millis() as u64,
         });

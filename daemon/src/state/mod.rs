@@ -195,6 +195,7 @@ mod tests {
         noted.take_back_offer = Some(host::OfferSnapshot {
             line: vec!["g5-f4".to_owned()],
             v: 0.95,
+            raw_v: Some(0.9),
         });
         let journal = Journal {
             game_id: "g1".to_owned(),

@@ -17,6 +17,7 @@ fn search(brain: &mut player::Brain, position: &Position) -> SearchReply {
     SearchReply {
         mv: thought.mv,
         v: thought.v,
+        raw_v: thought.raw_v,
         pv: thought.pv,
         think_ms: 0,
     }
