@@ -13,7 +13,7 @@
 //! | 1 | gen1 | 8 | 2.0 | alpha-beta depth 1, 70% random moves |
 //! | 2 | gen1 | 48 | 1.0 | alpha-beta depth 2, 55% random moves |
 //! | 3 | gen4, gen3, else gen2 | 400, 1,600, 3,200 | 0, varied | alpha-beta depth 4 |
-//! | 4 | gen4, gen3, else gen2 | 1,600, 6,400, 12,800 | 0, varied | alpha-beta depth 6 |
+//! | 4 | gen4, gen3, else gen2 | 1,600, 12,800, 12,800 | 0, varied | alpha-beta depth 6 |
 //! | 5 | none: alpha-beta until `move_time_ms` | | | the same |
 //!
 //! Generation 3 is a stronger generation 2: Brazilian's, pool's, English's, Italian's and
@@ -186,7 +186,7 @@ pub const LEVELS: [Level; 5] = [
     Level {
         number: 4,
         generations: &[4, 3, 2],
-        playouts: Some([1_600, 6_400, 12_800]),
+        playouts: Some([1_600, 12_800, 12_800]),
         temperature: 0.0,
         variety: Some(VARIETY),
         fallback_depth: Some(6),
