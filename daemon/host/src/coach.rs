@@ -3,9 +3,10 @@
 //! The robot already searches after every visitor move; its win probability before the move
 //! (from its previous search) and after it give the visitor's expected score on both sides of
 //! the move. The search's own value is used, not the level's calibrated one: the coach rates
-//! what the move did to the position, not how likely this robot is to win it anyway. A drop is rated on lichess's scale, and for a mistake or a blunder the
-//! robot's own line says what the move allows: a capture at once, pieces won a few moves later,
-//! a king, or at least the better move the robot had expected.
+//! what the move did to the position, not how likely this robot is to win it anyway. A drop is
+//! rated on lichess's scale, and for a mistake or a blunder the robot's own line says what the
+//! move allows: a capture at once, pieces won a few moves later, a king, or at least the better
+//! move the robot had expected.
 
 use rules::{Bitboard, Move, Position, notation};
 use serde::{Deserialize, Serialize};
