@@ -175,28 +175,22 @@ pub(crate) fn after_the_blunder_with(
     coach: CoachSettings,
     forgiving: bool,
 ) -> (Host, Vec<Action>) {
-    let even = reply_valued(0.5, 0.5);
-    after_the_blunder_valued(language, coach, forgiving, [even, reply_valued(0.95, 0.95)])
+    after_the_blunder_valued(language, coach, forgiving, [(0.5, 0.5), (0.95, 0.95)])
 }
 
-/// A reply maker with the robot's win probability `v` through its level's calibration and
-/// `raw_v` before it.
-fn reply_valued(v: f32, raw_v: f32) -> impl Fn(Move) -> SearchReply {
-    move |mv| SearchReply {
-        raw_v,
-        ..reply(mv, v)
-    }
-}
-
-/// The blunder game above with the robot's searches valued by `replies`: first h8-g7's, then
-/// the capture's.
+/// The blunder game above with the robot's searches valued by `values`, each the robot's win
+/// probability through its level's calibration and before it: first h8-g7's, then the
+/// capture's.
 fn after_the_blunder_valued(
     language: Language,
     coach: CoachSettings,
     forgiving: bool,
-    replies: [impl Fn(Move) -> SearchReply; 2],
+    values: [(f32, f32); 2],
 ) -> (Host, Vec<Action>) {
-    let [first, second] = replies;
+    let valued = |mv, (v, raw_v)| SearchReply {
+        raw_v,
+        ..reply(mv, v)
+    };
     let start = russian("W:Wc3,b4,g1:Be5,h8");
     let mut host = Host::at_visitors_turn(start, Color::Black, Mind::new(Settings::default(), 1));
     host.set_language(language);
@@ -212,12 +206,12 @@ fn after_the_blunder_valued(
     press(&mut host, "g1-h2");
     let position = *host.game().position();
     let robot = mv(&position, "h8-g7");
-    host.handle(Event::SearchDone(first(robot)), Millis(2_000));
+    host.handle(Event::SearchDone(valued(robot, values[0])), Millis(2_000));
     host.handle(Event::ArmDone(outcome(&position, &robot)), Millis(3_000));
     press(&mut host, "c3-d4");
     let position = *host.game().position();
     let capture = mv(&position, "e5:c3:a5");
-    let actions = host.handle(Event::SearchDone(second(capture)), Millis(6_000));
+    let actions = host.handle(Event::SearchDone(valued(capture, values[1])), Millis(6_000));
     (host, actions)
 }
 
@@ -442,12 +436,16 @@ fn a_blunder_is_logged_and_said_with_its_squares_in_every_language() {
 fn a_blunder_is_rated_by_the_searchs_own_value_not_the_levels_hopeful_calibration() {
     // A strong level's map puts the robot at 0.92 where its search says even: by that the
     // game looks decided and the blunder would pass unrated.
-    let replies = [reply_valued(0.92, 0.5), reply_valued(0.995, 0.95)];
     let coach = CoachSettings {
         take_backs: false,
         ..CoachSettings::default()
     };
-    let (_, actions) = after_the_blunder_valued(Language::English, coach, false, replies);
+    let (_, actions) = after_the_blunder_valued(
+        Language::English,
+        coach,
+        false,
+        [(0.92, 0.5), (0.995, 0.95)],
+    );
     let rated = logs(&actions).into_iter().find_map(|e| match e {
         LogEvent::Advice {
             kind,
